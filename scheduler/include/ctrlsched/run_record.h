@@ -1,0 +1,157 @@
+// The run record: one shared-memory region per run, created by the driver before the test
+// starts and written by the shim while it runs, so an abort, a crash or a SIGKILL loses nothing.
+//
+// Protocol:
+//  1. The driver creates a memfd of kRunRecordBytes (sparse: untouched pages cost nothing),
+//     fills the header and RunConfig, and (for replays) the input decision log.
+//  2. It passes the descriptor number in the environment variable CTRLSCHED_RECORD_FD. The
+//     forked child writes its own pid into owner_pid just before exec.
+//  3. The shim maps it at start-up. It is active only if magic/version match and owner_pid ==
+//     getpid(); any other process (a fork child, a program the test spawns) stays inert.
+//  4. The shim writes results below; plain stores only, so the crash handler may write too.
+//  5. After the child is reaped the driver reads the record. Strings are NUL-terminated and
+//     truncated to fit.
+//
+// The layout is plain data with fixed-size fields; bump kRunRecordVersion on any change.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ctrlsched {
+
+inline constexpr std::uint32_t kRunRecordMagic = 0x52525343;  // "CSRR"
+inline constexpr std::uint32_t kRunRecordVersion = 1;
+inline constexpr const char* kRecordFdEnv = "CTRLSCHED_RECORD_FD";
+
+// What the shim saw. The driver adds Timeout (it killed the run) and derives exit/signal
+// outcomes from the wait status when the shim recorded nothing more specific.
+enum class ShimOutcome : std::uint32_t {
+  None = 0,        // nothing special recorded (the driver looks at the wait status)
+  Assertion = 1,   // __assert_fail was called: failure.* filled
+  Signal = 2,      // a fatal signal was caught: signal.* filled
+  Exit = 3,        // exit()/_exit() with a non-zero status from some thread: exit_status
+  Deadlock = 4,    // no thread could run: deadlock.* filled
+  Hang = 5,        // max_steps exceeded: failure.message, stack of the running thread
+  Diverged = 6,    // replay left the recorded schedule: divergence.* filled
+  ShimError = 7,   // the shim could not model something (too many threads, ...): failure.message
+};
+
+enum class WaitKind : std::uint32_t {
+  None = 0, Mutex, RwlockRead, RwlockWrite, Cond, Semaphore, Barrier, Join, Once, Spin, Futex,
+};
+
+struct RunConfig {
+  std::uint64_t seed;
+  std::uint32_t strategy;          // StrategyKind
+  std::uint32_t pct_depth;
+  std::uint64_t pct_steps;
+  std::uint32_t has_preemption_bound;
+  std::uint32_t preemption_bound;
+  std::uint32_t spurious_wakeups;
+  std::uint32_t points;            // PointsMode
+  std::uint64_t max_steps;
+  std::uint32_t verify_input_log;  // 1: run `strategy` but check it against the input log
+  std::uint32_t reserved;
+};
+
+inline constexpr std::size_t kTextSmall = 128;
+inline constexpr std::size_t kTextLarge = 512;
+inline constexpr std::size_t kMaxFrames = 12;
+inline constexpr std::size_t kMaxReportedBlocked = 16;
+
+// A code location as "module+0xoffset" (symbolized by the driver) or free text.
+struct Frame {
+  char text[kTextSmall * 2];
+};
+
+struct Stack {
+  std::uint32_t count;
+  std::uint32_t reserved;
+  Frame frames[kMaxFrames];
+};
+
+struct FailureInfo {
+  char message[kTextLarge];
+  char expression[kTextLarge];
+  char file[kTextLarge];
+  char function[kTextLarge];
+  std::uint32_t line;
+  std::uint32_t thread;           // ThreadId that failed
+  Stack stack;                    // where (hang: the running thread; assertion: optional)
+};
+
+struct SignalInfo {
+  std::int32_t number;
+  std::uint32_t thread;
+  std::uint64_t pc;
+  std::uint64_t fault_address;
+  Frame pc_location;              // "module+0xoffset" of pc
+};
+
+struct BlockedThread {
+  std::uint32_t thread;
+  std::uint32_t wait_kind;        // WaitKind
+  std::uint64_t object;           // address of the object waited on
+  std::int32_t holder;            // ThreadId holding it, -1 if none / unknown
+  std::uint32_t timed;
+  Stack stack;
+};
+
+struct DeadlockInfo {
+  std::uint32_t blocked_count;    // total blocked threads (may exceed the reported ones)
+  std::uint32_t reported;
+  BlockedThread threads[kMaxReportedBlocked];
+};
+
+struct DivergenceInfo {
+  std::uint64_t decision_index;
+  std::uint64_t step;
+  char what[kTextLarge];
+};
+
+struct UncontrolledInfo {
+  std::uint32_t count;            // times the watchdog released a thread stuck outside the model
+  std::uint32_t thread;           // first such thread
+  std::int64_t syscall;           // its system call number, -1 if unknown
+  Frame location;                 // its user-space pc as "module+0xoffset"
+};
+
+struct RunRecord {
+  // Header, written by the driver.
+  std::uint32_t magic;
+  std::uint32_t version;
+  std::uint64_t total_bytes;
+  std::int32_t owner_pid;         // written by the forked child just before exec
+  std::uint32_t reserved0;
+  RunConfig config;
+  std::uint64_t input_log_bytes;  // replay/verify: encoded decisions at input_log_offset
+  std::uint64_t input_log_offset;
+  std::uint64_t output_log_offset;
+  std::uint64_t output_log_capacity;
+
+  // Written by the shim.
+  std::uint32_t shim_started;     // 1 once the shim took control
+  std::uint32_t instrumented;     // 1 if the binary calls the TSan-ABI hooks
+  std::uint32_t outcome;          // ShimOutcome
+  std::int32_t exit_status;
+  std::uint64_t steps;
+  std::uint64_t decisions;
+  std::uint64_t schedule_hash;
+  std::uint64_t preemptions;
+  std::uint32_t threads_created;  // including T0
+  std::uint32_t output_log_truncated;
+  std::uint64_t output_log_bytes;
+  FailureInfo failure;
+  SignalInfo signal;
+  DeadlockInfo deadlock;
+  DivergenceInfo divergence;
+  UncontrolledInfo uncontrolled;
+};
+
+inline constexpr std::uint64_t kRunRecordBytes = 32ull << 20;       // 32 MiB, sparse
+inline constexpr std::uint64_t kLogRegionOffset = 1ull << 20;       // logs start at 1 MiB
+inline constexpr std::uint64_t kLogRegionBytes = (kRunRecordBytes - kLogRegionOffset) / 2;
+static_assert(sizeof(RunRecord) < kLogRegionOffset);
+
+}  // namespace ctrlsched

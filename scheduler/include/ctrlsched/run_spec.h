@@ -1,0 +1,51 @@
+// RunSpec: everything that determines one run's schedule, and its printable replay handle.
+//
+// A handle is self-contained: replaying it needs nothing but the same binary and arguments.
+// Grammar (fields separated by ':'; optional ones are printed only when not at their default):
+//   <seed>:random[:pb<K>][:sw][:<points>][:m<max-steps>][@<hash>]
+//   <seed>:pct:d<depth>:k<steps>[:sw][:<points>][:m<max-steps>][@<hash>]
+// where <points> is "sync" or "acc" (printed only when it differs from the default: see
+// PointsMode::Auto), and <hash> is the 16-hex-digit schedule hash the run produced. Examples:
+//   17:random             17:random:pb2            4:pct:d3:k412@9f3a2b1c0d4e5f67
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ctrlsched {
+
+enum class StrategyKind : std::uint8_t { Random = 0, Pct = 1, Replay = 2 };
+
+// Where scheduling points are: only at synchronization operations, or also at every instrumented
+// memory access. Auto = accesses when the binary is instrumented, sync otherwise.
+enum class PointsMode : std::uint8_t { Auto = 0, Sync = 1, Accesses = 2 };
+
+inline constexpr std::uint32_t kDefaultPctDepth = 3;
+inline constexpr std::uint64_t kDefaultMaxSteps = 1'000'000;
+
+struct RunSpec {
+  std::uint64_t seed = 0;
+  StrategyKind strategy = StrategyKind::Random;
+  std::uint32_t pct_depth = kDefaultPctDepth;      // PCT only: bug depth d (>= 1)
+  std::uint64_t pct_steps = 0;                     // PCT only: k, expected number of steps (>= 1)
+  std::optional<std::uint32_t> preemption_bound;   // random only
+  bool spurious_wakeups = false;
+  PointsMode points = PointsMode::Auto;
+  std::uint64_t max_steps = kDefaultMaxSteps;
+  std::optional<std::uint64_t> expected_hash;      // set when a handle carried "@<hash>"
+
+  friend bool operator==(const RunSpec&, const RunSpec&) = default;
+};
+
+std::string_view to_string(StrategyKind kind);
+std::string to_handle(const RunSpec& spec);
+// Parses a handle; on failure returns nullopt and, if error != nullptr, a one-line reason.
+std::optional<RunSpec> parse_handle(std::string_view text, std::string* error = nullptr);
+
+// 16 lowercase hex digits.
+std::string format_hash(std::uint64_t hash);
+std::optional<std::uint64_t> parse_hash(std::string_view text);
+
+}  // namespace ctrlsched
