@@ -1,0 +1,175 @@
+// Scheduling points, blocking, waking, handoff and thread exit.
+//
+// Timed waits: a thread blocked in a timed wait stays a candidate at every decision (flagged
+// timed_wait); if the strategy picks it, its timeout fires now. Time itself is virtual: deadlines
+// are never compared with the wall clock, so a timed wait is never the reason a run is slow or
+// differs between runs, and it never counts toward a deadlock.
+//
+// Detached threads: the OS thread is always created joinable and the shim joins it itself when
+// the program would next create a thread. A truly detached thread frees its stack whenever the
+// OS gets round to it, which would make the next thread's stack address (and so the test's
+// addresses) depend on timing.
+#include "engine.h"
+
+#include <pthread.h>
+
+#include "baton.h"
+#include "real.h"
+#include "report.h"
+#include "stack.h"
+
+namespace ctrlsched::shim {
+
+namespace {
+
+void publish_decision_stats() {
+  RunRecord* r = g_rt.record;
+  r->decisions = g_rt.recorder->decisions();
+  r->schedule_hash = g_rt.recorder->hash();
+  r->preemptions = g_rt.recorder->preemptions();
+}
+
+void check_divergence() {
+  if (const auto& d = g_rt.recorder->divergence(); __builtin_expect(d.has_value(), 0))
+    fail_diverged(*d);
+}
+
+void make_runnable(Thread* t) {
+  if (t->timed_wait) --g_rt.timed_blocked;
+  t->timed_wait = false;
+  t->state = ThreadState::Runnable;
+  t->wait_kind = WaitKind::None;
+  t->wait_object = nullptr;
+  t->wait_model = nullptr;
+  t->join_target = nullptr;
+  ++g_rt.runnable;
+}
+
+void fire_timeout(Thread* t) {
+  WaitQueue* queue = t->join_target ? &t->join_target->joiners
+                                    : (t->wait_model ? &t->wait_model->waiters : nullptr);
+  Model* model = t->wait_model;
+  if (queue) queue->remove(t);
+  make_runnable(t);
+  t->timed_out = true;
+  g_rt.objects.release_if_idle(model);
+}
+
+// Asks the strategy which thread runs next. Returns nullptr if no thread can run.
+Thread* choose_next(Thread* me, PointKind kind) {
+  std::uint32_t n = 0;
+  const ThreadId* live = g_rt.threads.live();
+  for (std::uint32_t i = 0, end = g_rt.threads.live_count(); i < end; ++i) {
+    Thread* t = g_rt.threads.at(live[i]);
+    if (t->state == ThreadState::Runnable)
+      g_rt.candidates[n++] = Candidate{t->id, false};
+    else if (t->state == ThreadState::Blocked && t->timed_wait)
+      g_rt.candidates[n++] = Candidate{t->id, true};
+  }
+  if (n == 0) return nullptr;
+  SchedulingPoint p{me->id, me->state == ThreadState::Runnable, kind, g_rt.steps,
+                    std::span<const Candidate>(g_rt.candidates, n)};
+  ThreadId chosen = g_rt.recorder->next_thread(p);
+  publish_decision_stats();
+  check_divergence();
+  Thread* next = g_rt.threads.at(chosen);
+  if (next->state == ThreadState::Blocked) fire_timeout(next);
+  return next;
+}
+
+void hand_over(Thread* me, Thread* next) {
+  g_rt.current = next;
+  me->baton.store(0, std::memory_order_relaxed);
+  give_baton(next->baton);
+}
+
+}  // namespace
+
+void park(Thread* me) {
+  for (;;) {
+    wait_baton(me->baton);
+    if (g_rt.dump_request != me) break;
+    // A deadlock report wants our stack: take it here, in our own context, and hand back.
+    for (std::uint32_t i = 0; i < g_rt.record->deadlock.reported; ++i) {
+      BlockedThread& b = g_rt.record->deadlock.threads[i];
+      if (b.thread == me->id) capture_stack(b.stack);
+    }
+    g_rt.dump_request = nullptr;
+    Thread* requester = g_rt.dump_requester;
+    hand_over(me, requester);
+  }
+  g_rt.current = me;
+}
+
+void decide(Thread* me, PointKind kind) {
+  Thread* next = choose_next(me, kind);
+  if (next == me || next == nullptr) return;
+  hand_over(me, next);
+  park(me);
+}
+
+bool block(Thread* me, WaitKind kind, const void* object, WaitQueue* queue, Model* model,
+           bool timed) {
+  me->state = ThreadState::Blocked;
+  me->wait_kind = kind;
+  me->wait_object = object;
+  me->wait_model = model;
+  me->timed_wait = timed;
+  me->timed_out = false;
+  if (queue) queue->push_back(me);
+  --g_rt.runnable;
+  if (timed) ++g_rt.timed_blocked;
+  count_step(me);
+  Thread* next = choose_next(me, PointKind::Blocked);
+  if (next == nullptr) fail_deadlock(me);
+  if (next != me) {
+    hand_over(me, next);
+    park(me);
+  }
+  return me->timed_out;
+}
+
+void wake(Thread* t) {
+  t->timed_out = false;
+  make_runnable(t);
+}
+
+void wake_all(Model* model) {
+  while (Thread* t = model->waiters.pop_front()) wake(t);
+  g_rt.objects.release_if_idle(model);
+}
+
+Thread* choose_waiter(Model* model, WakeKind kind) {
+  WaitQueue& q = model->waiters;
+  if (q.size == 1) return q.head;
+  std::size_t n = 0;
+  for (Thread* t = q.head; t; t = t->next_waiter) g_rt.waiter_ids[n++] = t->id;
+  std::size_t index = g_rt.recorder->pick_waiter(kind, std::span<const ThreadId>(g_rt.waiter_ids, n));
+  publish_decision_stats();
+  check_divergence();
+  return q.at(index);
+}
+
+void exit_thread(Thread* me) {
+  me->state = ThreadState::Exited;
+  --g_rt.runnable;
+  g_rt.threads.remove_live(me->id);
+  while (Thread* joiner = me->joiners.pop_front()) wake(joiner);
+  if (g_rt.threads.live_count() == 0) return;  // the last thread: the process ends now
+  count_step(me);
+  Thread* next = choose_next(me, PointKind::ThreadExit);
+  if (next == nullptr) fail_deadlock(me);
+  // No park: this OS thread is leaving. Whoever joins it waits for the OS thread to be gone.
+  hand_over(me, next);
+}
+
+void reap_detached_threads() {
+  for (std::uint32_t id = 1; id < g_rt.threads.count(); ++id) {
+    Thread* t = g_rt.threads.at(id);
+    if (t->state != ThreadState::Exited || !t->detached || t->reaped) continue;
+    REAL(pthread_join)(t->handle, nullptr);
+    t->reaped = true;
+  }
+}
+
+}  // namespace ctrlsched::shim

@@ -1,0 +1,52 @@
+// The engine: scheduling points, blocking and waking, the baton handoff, thread exit.
+//
+// Every nondeterministic choice goes to the strategy (through the recording decorator, which
+// logs and hashes it). A point where only the current thread can run costs no system call and no
+// strategy call: the fast path is a counter increment and two comparisons.
+#pragma once
+
+#include "ctrlsched/run_record.h"
+#include "ctrlsched/strategy.h"
+#include "runtime.h"
+
+namespace ctrlsched::shim {
+
+[[noreturn]] void fail_hang(Thread* me);
+
+inline void count_step(Thread* me) {
+  std::uint64_t step = ++g_rt.steps;
+  g_rt.record->steps = step;
+  if (__builtin_expect(step > g_rt.config.max_steps, 0)) fail_hang(me);
+}
+
+void decide(Thread* me, PointKind kind);
+
+// A scheduling point of the running thread; it may hand the baton to another thread.
+inline void point(Thread* me, PointKind kind) {
+  count_step(me);
+  if (g_rt.runnable == 1 && g_rt.timed_blocked == 0) return;  // only `me` can run
+  decide(me, kind);
+}
+
+// Blocks `me` in `queue` (owned by `model`, which may be nullptr) until another thread wakes it
+// or, for a timed wait, until the strategy lets its timeout fire. Returns true on timeout.
+bool block(Thread* me, WaitKind kind, const void* object, WaitQueue* queue, Model* model, bool timed);
+
+// Makes a blocked thread runnable (the caller has already taken it off its queue).
+void wake(Thread* t);
+// Wakes every waiter of `model` and frees the model if it became idle.
+void wake_all(Model* model);
+// Chooses (through the strategy) which waiter of `model` to wake; returns it, not yet woken.
+Thread* choose_waiter(Model* model, WakeKind kind);
+
+// The current thread has finished (called from its last TLS destructor): hand the baton on.
+void exit_thread(Thread* me);
+
+// Joins, at the OS level, exited threads that were detached, so that stacks return to glibc's
+// cache at a deterministic moment (see engine.cc).
+void reap_detached_threads();
+
+// Waits for the baton; also serves stack-dump requests of a deadlock report.
+void park(Thread* me);
+
+}  // namespace ctrlsched::shim

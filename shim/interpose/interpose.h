@@ -1,0 +1,12 @@
+// Shared prologue of every interposer: forward to libc unless the shim controls this thread.
+#pragma once
+
+#include "../models/models.h"
+#include "../real.h"
+#include "../runtime.h"
+
+#define CTRLSCHED_FORWARD_UNLESS_CONTROLLED(fn, ...)          \
+  ::ctrlsched::shim::Thread* me = ::ctrlsched::shim::controlled_self(); \
+  if (me == nullptr) return REAL(fn)(__VA_ARGS__)
+
+#define CTRLSCHED_EXPORT extern "C" __attribute__((visibility("default")))

@@ -1,0 +1,93 @@
+// Process-level events: fork, exit from any thread, assertion failures, dlopen, and syscall()
+// (for the futex calls libstdc++ makes directly).
+//
+// fork: the child process runs uncontrolled (the shim turns itself off there; every interposer
+// forwards to libc) and never writes the parent's run record. Programs the test execs load the
+// shim too but stay inert: the record belongs to another pid.
+#include <assert.h>
+#include <dlfcn.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+
+#include "../engine.h"
+#include "../report.h"
+#include "../stack.h"
+#include "interpose.h"
+
+using namespace ctrlsched::shim;
+
+CTRLSCHED_EXPORT pid_t fork(void) {
+  Thread* me = controlled_self();
+  if (me != nullptr) point(me, ctrlsched::PointKind::Sync);
+  pid_t pid = REAL(fork)();
+  if (pid == 0 && g_rt.active) g_rt.active = false;
+  return pid;
+}
+
+CTRLSCHED_EXPORT void exit(int status) {
+  if (controlled_self() != nullptr) record_exit_status(status);
+  REAL(exit)(status);
+  __builtin_unreachable();
+}
+
+CTRLSCHED_EXPORT void _exit(int status) {
+  if (controlled_self() != nullptr) record_exit_status(status);
+  REAL(_exit)(status);
+  __builtin_unreachable();
+}
+
+CTRLSCHED_EXPORT void _Exit(int status) {
+  if (controlled_self() != nullptr) record_exit_status(status);
+  REAL(_Exit)(status);
+  __builtin_unreachable();
+}
+
+CTRLSCHED_EXPORT void __assert_fail(const char* expression, const char* file, unsigned line,
+                                    const char* function) {
+  if (controlled_self() != nullptr) {
+    char message[ctrlsched::kTextLarge];
+    std::snprintf(message, sizeof message, "assertion `%s' failed", expression);
+    record_assertion(message, expression, file, line, function);
+  }
+  REAL(__assert_fail)(expression, file, line, function);
+  __builtin_unreachable();
+}
+
+CTRLSCHED_EXPORT void __assert_perror_fail(int error, const char* file, unsigned line,
+                                           const char* function) {
+  if (controlled_self() != nullptr) {
+    char message[ctrlsched::kTextLarge];
+    std::snprintf(message, sizeof message, "assert_perror failed: %s", std::strerror(error));
+    record_assertion(message, "", file, line, function);
+  }
+  REAL(__assert_perror_fail)(error, file, line, function);
+  __builtin_unreachable();
+}
+
+CTRLSCHED_EXPORT void* dlopen(const char* file, int mode) {
+  void* handle = REAL(dlopen)(file, mode);
+  if (g_rt.active) refresh_module_table();
+  return handle;
+}
+
+CTRLSCHED_EXPORT long syscall(long number, ...) {
+  va_list ap;
+  va_start(ap, number);
+  long a[6];
+  for (long& arg : a) arg = va_arg(ap, long);
+  va_end(ap);
+  if (number == SYS_futex) {
+    if (Thread* me = controlled_self()) {
+      bool handled = false;
+      long result = futex(me, reinterpret_cast<std::uint32_t*>(a[0]), static_cast<int>(a[1]),
+                          static_cast<std::uint32_t>(a[2]), reinterpret_cast<const timespec*>(a[3]),
+                          &handled);
+      if (handled) return result;
+    }
+  }
+  return REAL(syscall)(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+}

@@ -1,0 +1,53 @@
+// Yields and sleeps. Time is virtual: a sleep never waits on the wall clock, it is a Yield point
+// (the strategy may run other threads; PCT lowers the sleeper's priority) and returns at once.
+// Sleeps therefore order nothing, which is what lets ctrlsched find bugs that sleeps hide.
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "../engine.h"
+#include "interpose.h"
+
+using namespace ctrlsched::shim;
+using ctrlsched::PointKind;
+
+CTRLSCHED_EXPORT int sched_yield(void) {
+  CTRLSCHED_FORWARD_UNLESS_CONTROLLED(sched_yield);
+  point(me, PointKind::Yield);
+  return 0;
+}
+
+CTRLSCHED_EXPORT unsigned sleep(unsigned seconds) {
+  CTRLSCHED_FORWARD_UNLESS_CONTROLLED(sleep, seconds);
+  point(me, PointKind::Yield);
+  return 0;
+}
+
+CTRLSCHED_EXPORT int usleep(useconds_t usec) {
+  CTRLSCHED_FORWARD_UNLESS_CONTROLLED(usleep, usec);
+  point(me, PointKind::Yield);
+  return 0;
+}
+
+CTRLSCHED_EXPORT int nanosleep(const timespec* request, timespec* remaining) {
+  CTRLSCHED_FORWARD_UNLESS_CONTROLLED(nanosleep, request, remaining);
+  if (!valid_timeout(request) || request->tv_sec < 0) {
+    errno = EINVAL;
+    return -1;
+  }
+  point(me, PointKind::Yield);
+  if (remaining) *remaining = timespec{};
+  return 0;
+}
+
+CTRLSCHED_EXPORT int clock_nanosleep(clockid_t clock, int flags, const timespec* request,
+                                     timespec* remaining) {
+  CTRLSCHED_FORWARD_UNLESS_CONTROLLED(clock_nanosleep, clock, flags, request, remaining);
+  if (!valid_timeout(request) || request->tv_sec < 0) return EINVAL;
+  point(me, PointKind::Yield);
+  if (remaining && !(flags & TIMER_ABSTIME)) *remaining = timespec{};
+  return 0;
+}

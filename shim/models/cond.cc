@@ -1,0 +1,48 @@
+// Condition variable model: only a queue of waiters (kept while non-empty). A signal wakes the
+// waiter the strategy picks, not necessarily the oldest: POSIX promises no order. With
+// --spurious-wakeups the strategy may also let a wait return without any signal.
+#include <cerrno>
+
+#include "engine.h"
+#include "models.h"
+#include "report.h"
+
+namespace ctrlsched::shim {
+
+int cond_wait(Thread* me, pthread_cond_t* c, pthread_mutex_t* m, const timespec* abstime) {
+  point(me, PointKind::Sync);
+  int type = m->__data.__kind & 3;
+  if ((type == PTHREAD_MUTEX_ERRORCHECK || type == PTHREAD_MUTEX_RECURSIVE) &&
+      (m->__data.__lock == 0 || m->__data.__owner != me->os_tid))
+    return EPERM;
+  if (abstime != nullptr && !valid_timeout(abstime)) return EINVAL;
+  unsigned count = mutex_release_for_wait(me, m);
+  bool timed_out = false;
+  bool spurious = g_rt.config.spurious_wakeups && g_rt.recorder->spurious_wakeup(me->id);
+  if (!spurious) {
+    Model* model = g_rt.objects.get(c, ModelKind::Cond);
+    if (model == nullptr) fail_shim_error("ctrlsched shim: too many busy synchronization objects");
+    timed_out = block(me, WaitKind::Cond, c, &model->waiters, model, abstime != nullptr);
+  }
+  mutex_reacquire_after_wait(me, m, count);
+  return timed_out ? ETIMEDOUT : 0;
+}
+
+int cond_signal(Thread* me, pthread_cond_t* c) {
+  point(me, PointKind::Sync);
+  Model* model = g_rt.objects.find(c, ModelKind::Cond);
+  if (model == nullptr || model->waiters.empty()) return 0;
+  Thread* chosen = choose_waiter(model, WakeKind::CondSignal);
+  model->waiters.remove(chosen);
+  wake(chosen);
+  g_rt.objects.release_if_idle(model);
+  return 0;
+}
+
+int cond_broadcast(Thread* me, pthread_cond_t* c) {
+  point(me, PointKind::Sync);
+  if (Model* model = g_rt.objects.find(c, ModelKind::Cond)) wake_all(model);
+  return 0;
+}
+
+}  // namespace ctrlsched::shim

@@ -1,0 +1,63 @@
+// One model per primitive. Interposers (shim/interpose/) stay thin: they check that the shim
+// controls the calling thread and call these. Each model operation starts with a scheduling
+// point, so the strategy may switch threads before the operation takes effect. Results are
+// errno values (0 = success), as the pthread functions return them.
+#pragma once
+
+#include <pthread.h>
+#include <semaphore.h>
+#include <time.h>
+
+#include <cstdint>
+
+#include "thread_table.h"
+
+namespace ctrlsched::shim {
+
+enum class WaitMode : std::uint8_t { Block, Try, Timed };
+
+bool valid_timeout(const timespec* t);
+
+// Mutexes: state kept in the pthread_mutex_t itself with glibc's encoding.
+int mutex_lock(Thread* me, pthread_mutex_t* m, WaitMode mode, const timespec* abstime);
+int mutex_unlock(Thread* me, pthread_mutex_t* m);
+// Without a scheduling point, for condition waits: release fully / re-acquire with saved count.
+unsigned mutex_release_for_wait(Thread* me, pthread_mutex_t* m);
+void mutex_reacquire_after_wait(Thread* me, pthread_mutex_t* m, unsigned count);
+
+int cond_wait(Thread* me, pthread_cond_t* c, pthread_mutex_t* m, const timespec* abstime);
+int cond_signal(Thread* me, pthread_cond_t* c);
+int cond_broadcast(Thread* me, pthread_cond_t* c);
+
+int rwlock_rdlock(Thread* me, pthread_rwlock_t* rw, WaitMode mode, const timespec* abstime);
+int rwlock_wrlock(Thread* me, pthread_rwlock_t* rw, WaitMode mode, const timespec* abstime);
+int rwlock_unlock(Thread* me, pthread_rwlock_t* rw);
+int rwlock_destroy(pthread_rwlock_t* rw);
+
+int semaphore_wait(Thread* me, sem_t* s, WaitMode mode, const timespec* abstime);
+int semaphore_post(Thread* me, sem_t* s);
+int semaphore_value(Thread* me, sem_t* s, int* value);
+
+int barrier_init(pthread_barrier_t* b, unsigned count);
+int barrier_wait(Thread* me, pthread_barrier_t* b);
+int barrier_destroy(pthread_barrier_t* b);
+
+int spin_lock(Thread* me, pthread_spinlock_t* s, WaitMode mode);
+int spin_unlock(Thread* me, pthread_spinlock_t* s);
+
+int once(Thread* me, pthread_once_t* control, void (*routine)(void));
+
+// syscall(SYS_futex, ...): FUTEX_WAIT/WAKE (and the BITSET forms) are modelled; *handled is
+// false for other operations, which go to the kernel. Returns the syscall result (-errno style
+// is NOT used: returns -1 and sets errno, like syscall()).
+long futex(Thread* me, std::uint32_t* word, int op, std::uint32_t value, const timespec* timeout,
+           bool* handled);
+
+int thread_create(Thread* me, pthread_t* out, const pthread_attr_t* attr, void* (*start)(void*),
+                  int (*c11_start)(void*), void* arg);
+int thread_join(Thread* me, pthread_t handle, void** result, WaitMode mode, const timespec* abstime);
+int thread_detach(Thread* me, pthread_t handle);
+// True if `handle` names a thread the shim created (else the interposer forwards to libc).
+bool is_controlled_thread(pthread_t handle);
+
+}  // namespace ctrlsched::shim

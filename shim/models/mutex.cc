@@ -1,0 +1,94 @@
+// Mutex model. The lock word, owner and recursion count live in the pthread_mutex_t with glibc's
+// meaning (__lock 0/1, __owner = kernel tid, __count = recursion depth for recursive mutexes), so
+// a static initializer, a reused allocation or a fork child all see a consistent object. Only
+// the queue of waiters is kept in the object table. An unlock wakes every waiter and each
+// retries: whichever the strategy runs first wins, which covers every order a real futex-based
+// mutex allows (including the unlocker taking it again).
+#include <cerrno>
+#include <climits>
+
+#include "engine.h"
+#include "models.h"
+#include "report.h"
+
+namespace ctrlsched::shim {
+
+namespace {
+
+int mutex_type(const pthread_mutex_t* m) { return m->__data.__kind & 3; }
+
+void take(Thread* me, pthread_mutex_t* m, unsigned count) {
+  m->__data.__lock = 1;
+  m->__data.__owner = me->os_tid;
+  m->__data.__count = mutex_type(m) == PTHREAD_MUTEX_RECURSIVE ? count : 0;
+  ++m->__data.__nusers;
+}
+
+void release(pthread_mutex_t* m) {
+  m->__data.__lock = 0;
+  m->__data.__owner = 0;
+  m->__data.__count = 0;
+  --m->__data.__nusers;
+  if (Model* model = g_rt.objects.find(m, ModelKind::Mutex)) wake_all(model);
+}
+
+// Waits until the mutex is free and takes it. Returns 0 or ETIMEDOUT.
+int acquire_blocking(Thread* me, pthread_mutex_t* m, bool timed, unsigned count) {
+  while (m->__data.__lock != 0) {
+    Model* model = g_rt.objects.get(m, ModelKind::Mutex);
+    if (model == nullptr) fail_shim_error("ctrlsched shim: too many busy synchronization objects");
+    if (block(me, WaitKind::Mutex, m, &model->waiters, model, timed)) return ETIMEDOUT;
+  }
+  take(me, m, count);
+  return 0;
+}
+
+}  // namespace
+
+bool valid_timeout(const timespec* t) {
+  return t != nullptr && t->tv_nsec >= 0 && t->tv_nsec < 1'000'000'000;
+}
+
+int mutex_lock(Thread* me, pthread_mutex_t* m, WaitMode mode, const timespec* abstime) {
+  point(me, PointKind::Sync);
+  if (m->__data.__lock != 0 && m->__data.__owner == me->os_tid) {
+    switch (mutex_type(m)) {
+      case PTHREAD_MUTEX_RECURSIVE:
+        if (m->__data.__count == UINT_MAX) return EAGAIN;
+        ++m->__data.__count;
+        return 0;
+      case PTHREAD_MUTEX_ERRORCHECK: return EDEADLK;
+      default: break;  // a normal mutex relocked by its owner deadlocks, as in glibc
+    }
+  }
+  if (m->__data.__lock == 0) {
+    take(me, m, 1);
+    return 0;
+  }
+  if (mode == WaitMode::Try) return EBUSY;
+  if (mode == WaitMode::Timed && !valid_timeout(abstime)) return EINVAL;
+  return acquire_blocking(me, m, mode == WaitMode::Timed, 1);
+}
+
+int mutex_unlock(Thread* me, pthread_mutex_t* m) {
+  point(me, PointKind::Sync);
+  int type = mutex_type(m);
+  if (type == PTHREAD_MUTEX_RECURSIVE || type == PTHREAD_MUTEX_ERRORCHECK) {
+    if (m->__data.__lock == 0 || m->__data.__owner != me->os_tid) return EPERM;
+    if (type == PTHREAD_MUTEX_RECURSIVE && --m->__data.__count > 0) return 0;
+  }
+  release(m);
+  return 0;
+}
+
+unsigned mutex_release_for_wait(Thread*, pthread_mutex_t* m) {
+  unsigned count = m->__data.__count;
+  release(m);
+  return count;
+}
+
+void mutex_reacquire_after_wait(Thread* me, pthread_mutex_t* m, unsigned count) {
+  acquire_blocking(me, m, false, count == 0 ? 1 : count);
+}
+
+}  // namespace ctrlsched::shim

@@ -1,0 +1,67 @@
+// Reader-writer lock model. Holders live in the object table while the lock is held; the
+// pthread_rwlock_t itself is left untouched. Readers may join other readers even while a writer
+// waits, like glibc's default (PTHREAD_RWLOCK_PREFER_READER_NP); writer preference attributes
+// are not modelled. A read lock taken while holding the write lock gives EDEADLK, as in glibc.
+#include <cerrno>
+
+#include "engine.h"
+#include "models.h"
+#include "report.h"
+
+namespace ctrlsched::shim {
+
+namespace {
+
+Model* holders(pthread_rwlock_t* rw) {
+  Model* model = g_rt.objects.get(rw, ModelKind::Rwlock);
+  if (model == nullptr) fail_shim_error("ctrlsched shim: too many busy synchronization objects");
+  return model;
+}
+
+int acquire(Thread* me, pthread_rwlock_t* rw, bool write, WaitMode mode, const timespec* abstime) {
+  point(me, PointKind::Sync);
+  for (;;) {
+    Model* model = g_rt.objects.find(rw, ModelKind::Rwlock);
+    bool free = model == nullptr || (model->writer == nullptr && (!write || model->readers == 0));
+    if (free) {
+      model = holders(rw);
+      if (write) model->writer = me;
+      else ++model->readers;
+      return 0;
+    }
+    if (model->writer == me) return EDEADLK;
+    if (mode == WaitMode::Try) return EBUSY;
+    if (mode == WaitMode::Timed && !valid_timeout(abstime)) return EINVAL;
+    if (block(me, write ? WaitKind::RwlockWrite : WaitKind::RwlockRead, rw, &model->waiters, model,
+              mode == WaitMode::Timed))
+      return ETIMEDOUT;
+  }
+}
+
+}  // namespace
+
+int rwlock_rdlock(Thread* me, pthread_rwlock_t* rw, WaitMode mode, const timespec* abstime) {
+  return acquire(me, rw, false, mode, abstime);
+}
+
+int rwlock_wrlock(Thread* me, pthread_rwlock_t* rw, WaitMode mode, const timespec* abstime) {
+  return acquire(me, rw, true, mode, abstime);
+}
+
+int rwlock_unlock(Thread* me, pthread_rwlock_t* rw) {
+  point(me, PointKind::Sync);
+  Model* model = g_rt.objects.find(rw, ModelKind::Rwlock);
+  if (model == nullptr) return EPERM;
+  if (model->writer == me) model->writer = nullptr;
+  else if (model->writer == nullptr && model->readers > 0) --model->readers;
+  else return EPERM;
+  wake_all(model);
+  return 0;
+}
+
+int rwlock_destroy(pthread_rwlock_t* rw) {
+  Model* model = g_rt.objects.find(rw, ModelKind::Rwlock);
+  return model ? EBUSY : 0;
+}
+
+}  // namespace ctrlsched::shim

@@ -1,0 +1,120 @@
+// Thread creation, start, join and detach.
+//
+// A new OS thread first parks on its baton in the trampoline: it runs no test code until the
+// strategy picks it. Everything that allocates addresses (its stack, its signal stack) is done
+// by the creating thread, so the address layout never depends on how fast the OS starts it.
+// Joins are modelled (block until the target exited); the OS-level join happens afterwards and
+// only waits for the last few instructions of the exiting thread.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+
+#include "crash.h"
+#include "engine.h"
+#include "models.h"
+#include "real.h"
+#include "report.h"
+
+namespace ctrlsched::shim {
+
+namespace {
+
+void* trampoline(void* arg) {
+  auto* me = static_cast<Thread*>(arg);
+  tls_self = me;
+  me->os_tid = gettid();
+  pthread_setspecific(g_rt.exit_key, me);
+  install_alternate_stack(me);
+  park(me);
+  void* result = me->c11_start
+                     ? reinterpret_cast<void*>(static_cast<std::intptr_t>(me->c11_start(me->arg)))
+                     : me->start(me->arg);
+  me->retval = result;
+  return result;
+}
+
+Thread* find_thread(pthread_t handle) {
+  // Prefer a thread that has not been joined yet: glibc may hand a joined thread's handle to a
+  // newer thread.
+  Thread* fallback = nullptr;
+  for (std::uint32_t id = g_rt.threads.count(); id-- > 0;) {
+    Thread* t = g_rt.threads.at(id);
+    if (!pthread_equal(t->handle, handle)) continue;
+    if (!t->joined && !t->detached) return t;
+    if (!fallback) fallback = t;
+  }
+  return fallback;
+}
+
+}  // namespace
+
+bool is_controlled_thread(pthread_t handle) { return find_thread(handle) != nullptr; }
+
+int thread_create(Thread* me, pthread_t* out, const pthread_attr_t* attr, void* (*start)(void*),
+                  int (*c11_start)(void*), void* arg) {
+  point(me, PointKind::Sync);
+  reap_detached_threads();
+  Thread* child = g_rt.threads.create();
+  if (child == nullptr) fail_shim_error("ctrlsched shim: more than 1024 threads in one run");
+  child->start = start;
+  child->c11_start = c11_start;
+  child->arg = arg;
+  child->altstack = allocate_alternate_stack();
+
+  // The OS thread is always joinable (see engine.cc); detachment is modelled.
+  int detach_state = PTHREAD_CREATE_JOINABLE;
+  auto* mutable_attr = const_cast<pthread_attr_t*>(attr);
+  if (attr) pthread_attr_getdetachstate(attr, &detach_state);
+  if (detach_state == PTHREAD_CREATE_DETACHED)
+    pthread_attr_setdetachstate(mutable_attr, PTHREAD_CREATE_JOINABLE);
+  int rc = REAL(pthread_create)(&child->handle, attr, trampoline, child);
+  if (detach_state == PTHREAD_CREATE_DETACHED)
+    pthread_attr_setdetachstate(mutable_attr, PTHREAD_CREATE_DETACHED);
+  if (rc != 0) {
+    child->state = ThreadState::Exited;
+    child->reaped = true;
+    g_rt.threads.remove_live(child->id);
+    return rc;
+  }
+  child->detached = detach_state == PTHREAD_CREATE_DETACHED;
+  ++g_rt.runnable;
+  g_rt.recorder->on_thread_created(child->id, me->id);
+  g_rt.record->threads_created = g_rt.threads.count();
+  *out = child->handle;
+  point(me, PointKind::Create);
+  return 0;
+}
+
+int thread_join(Thread* me, pthread_t handle, void** result, WaitMode mode, const timespec* abstime) {
+  point(me, PointKind::Sync);
+  Thread* target = find_thread(handle);
+  if (target == nullptr) return ESRCH;
+  if (target == me) return EDEADLK;
+  if (target->detached || target->joined) return EINVAL;
+  while (target->state != ThreadState::Exited) {
+    if (mode == WaitMode::Try) return EBUSY;
+    if (mode == WaitMode::Timed && !valid_timeout(abstime)) return EINVAL;
+    me->join_target = target;
+    if (block(me, WaitKind::Join, target, &target->joiners, nullptr, mode == WaitMode::Timed))
+      return ETIMEDOUT;
+  }
+  target->joined = true;
+  if (!target->reaped && target->id != 0) {
+    REAL(pthread_join)(target->handle, nullptr);
+    target->reaped = true;
+  }
+  if (result) *result = target->retval;
+  return 0;
+}
+
+int thread_detach(Thread* me, pthread_t handle) {
+  point(me, PointKind::Sync);
+  Thread* target = find_thread(handle);
+  if (target == nullptr) return ESRCH;
+  if (target->detached || target->joined) return EINVAL;
+  target->detached = true;
+  return 0;
+}
+
+}  // namespace ctrlsched::shim

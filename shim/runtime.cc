@@ -1,0 +1,148 @@
+// Start-up: map the run record, check that this process is the one the driver started, build the
+// strategy, register the main thread as T0, install the crash handlers. Also the per-thread exit
+// hook (a pthread key destructor) and the decision-log sink.
+#include "runtime.h"
+
+#include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "crash.h"
+#include "ctrlsched/decision.h"
+#include "engine.h"
+#include "report.h"
+#include "stack.h"
+
+namespace ctrlsched::shim {
+
+Runtime g_rt;
+thread_local Thread* tls_self __attribute__((tls_model("initial-exec"))) = nullptr;
+
+void RecordLogSink::attach(RunRecord* record) {
+  record_ = record;
+  log_ = reinterpret_cast<std::uint8_t*>(record) + record->output_log_offset;
+  capacity_ = record->output_log_capacity;
+  used_ = 0;
+  record->output_log_bytes = 0;
+  record->output_log_truncated = 0;
+}
+
+void RecordLogSink::append(Decision d) {
+  if (used_ + kMaxEncodedDecision > capacity_) {
+    record_->output_log_truncated = 1;
+    return;
+  }
+  used_ += encode_decision(d, log_ + used_);
+  record_->output_log_bytes = used_;
+}
+
+namespace {
+
+// glibc runs key destructors in up to PTHREAD_DESTRUCTOR_ITERATIONS rounds, after the C++
+// thread_local destructors. Re-arming until the last round lets the test's own destructors run
+// (still under control) before the thread gives up the baton for good.
+void on_thread_exit(void* value) {
+  auto* me = static_cast<Thread*>(value);
+  if (!g_rt.active || me != tls_self || me->state == ThreadState::Exited) return;
+  if (++me->exit_rounds < PTHREAD_DESTRUCTOR_ITERATIONS) {
+    pthread_setspecific(g_rt.exit_key, me);
+    return;
+  }
+  release_alternate_stack(me);
+  exit_thread(me);
+}
+
+RunRecord* map_record() {
+  const char* text = std::getenv(kRecordFdEnv);
+  if (text == nullptr || *text == '\0') return nullptr;
+  char* end = nullptr;
+  long fd = std::strtol(text, &end, 10);
+  if (*end != '\0' || fd < 0) return nullptr;
+  void* mem = mmap(nullptr, kRunRecordBytes, PROT_READ | PROT_WRITE, MAP_SHARED,
+                   static_cast<int>(fd), 0);
+  if (mem == MAP_FAILED) return nullptr;
+  auto* record = static_cast<RunRecord*>(mem);
+  if (record->magic != kRunRecordMagic || record->version != kRunRecordVersion ||
+      record->owner_pid != getpid()) {
+    munmap(mem, kRunRecordBytes);  // not ours: a process the test started
+    return nullptr;
+  }
+  return record;
+}
+
+std::vector<Decision> input_decisions(const RunRecord* record) {
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(record) + record->input_log_offset;
+  auto decoded = decode_decisions(std::span<const std::uint8_t>(bytes, record->input_log_bytes));
+  return decoded ? std::move(*decoded) : std::vector<Decision>{};
+}
+
+RunSpec spec_from(const RunConfig& c) {
+  RunSpec spec;
+  spec.seed = c.seed;
+  spec.strategy = static_cast<StrategyKind>(c.strategy);
+  spec.pct_depth = c.pct_depth;
+  spec.pct_steps = c.pct_steps;
+  if (c.has_preemption_bound) spec.preemption_bound = c.preemption_bound;
+  spec.spurious_wakeups = c.spurious_wakeups != 0;
+  spec.points = static_cast<PointsMode>(c.points);
+  spec.max_steps = c.max_steps;
+  return spec;
+}
+
+bool build_strategy() {
+  const RunConfig& c = g_rt.config;
+  if (static_cast<StrategyKind>(c.strategy) == StrategyKind::Replay) {
+    g_rt.base_strategy = make_replay_strategy(input_decisions(g_rt.record));
+  } else {
+    g_rt.base_strategy = make_strategy(spec_from(c));
+  }
+  if (!g_rt.base_strategy) return false;
+  Strategy* inner = g_rt.base_strategy.get();
+  if (c.verify_input_log) {
+    g_rt.verifier = make_verifying_strategy(*inner, input_decisions(g_rt.record));
+    inner = g_rt.verifier.get();
+  }
+  g_rt.log_sink.attach(g_rt.record);
+  g_rt.recorder = std::make_unique<RecordingStrategy>(*inner, g_rt.log_sink);
+  return true;
+}
+
+__attribute__((constructor(101))) void start_shim() {
+  RunRecord* record = map_record();
+  if (record == nullptr) return;
+  g_rt.record = record;
+  g_rt.config = record->config;
+  g_rt.pid = getpid();
+  if (!g_rt.threads.init() || !g_rt.objects.init() || !build_strategy()) {
+    copy_text(record->failure.message, sizeof record->failure.message,
+              "ctrlsched shim: start-up failed (out of memory?)");
+    record->outcome = static_cast<std::uint32_t>(ShimOutcome::ShimError);
+    return;
+  }
+  g_rt.access_points = static_cast<PointsMode>(g_rt.config.points) != PointsMode::Sync;
+  pthread_key_create(&g_rt.exit_key, on_thread_exit);
+  refresh_module_table();
+  install_crash_handlers();
+
+  Thread* main_thread = g_rt.threads.create();
+  main_thread->os_tid = gettid();
+  main_thread->handle = pthread_self();
+  main_thread->baton.store(1, std::memory_order_relaxed);
+  main_thread->altstack = allocate_alternate_stack();
+  install_alternate_stack(main_thread);
+  tls_self = main_thread;
+  pthread_setspecific(g_rt.exit_key, main_thread);
+  g_rt.recorder->on_thread_created(main_thread->id, kNoThread);
+  g_rt.runnable = 1;
+  g_rt.current = main_thread;
+  record->threads_created = 1;
+  record->shim_started = 1;
+  g_rt.active = true;
+}
+
+}  // namespace
+
+}  // namespace ctrlsched::shim

@@ -1,0 +1,69 @@
+// The shim's process-wide state, created once at start-up by the library constructor.
+//
+// Everything here is touched only by the thread holding the baton (threads run one at a time),
+// so it needs no locks. `active` is false until start-up succeeds and in processes the shim does
+// not own (fork children, programs the test spawns): every interposer then forwards to libc.
+#pragma once
+
+#include <pthread.h>
+#include <sys/types.h>
+
+#include <memory>
+
+#include "ctrlsched/run_record.h"
+#include "ctrlsched/strategy.h"
+#include "object_table.h"
+#include "thread_table.h"
+
+namespace ctrlsched::shim {
+
+// Writes the decision log into the run record, so it survives a crash of the test.
+class RecordLogSink final : public DecisionSink {
+ public:
+  void attach(RunRecord* record);
+  void append(Decision d) override;
+
+ private:
+  RunRecord* record_ = nullptr;
+  std::uint8_t* log_ = nullptr;
+  std::uint64_t capacity_ = 0;
+  std::uint64_t used_ = 0;
+};
+
+struct Runtime {
+  bool active = false;
+  pid_t pid = 0;
+  RunRecord* record = nullptr;
+  RunConfig config{};
+  ThreadTable threads;
+  ObjectTable objects;
+
+  std::unique_ptr<Strategy> base_strategy;  // random / pct / replay
+  std::unique_ptr<Strategy> verifier;       // wraps base_strategy when verifying a saved log
+  RecordLogSink log_sink;
+  std::unique_ptr<RecordingStrategy> recorder;  // what the engine talks to
+
+  std::uint64_t steps = 0;
+  std::uint32_t runnable = 0;       // threads in state Runnable
+  std::uint32_t timed_blocked = 0;  // blocked threads that may time out
+  Thread* current = nullptr;        // baton holder
+  Thread* dump_request = nullptr;   // deadlock report: this parked thread should dump its stack
+  Thread* dump_requester = nullptr;
+  bool access_points = false;       // scheduling points at instrumented accesses
+  pthread_key_t exit_key{};
+  Candidate candidates[kMaxThreads];
+  ThreadId waiter_ids[kMaxThreads];
+};
+
+extern Runtime g_rt;
+extern thread_local Thread* tls_self __attribute__((tls_model("initial-exec")));
+
+// The calling thread if the shim controls it right now, else nullptr (forward to libc).
+inline Thread* controlled_self() {
+  if (__builtin_expect(!g_rt.active, 0)) return nullptr;
+  Thread* me = tls_self;
+  if (me == nullptr || me->state == ThreadState::Exited) return nullptr;
+  return me;
+}
+
+}  // namespace ctrlsched::shim

@@ -1,0 +1,73 @@
+// The controlled threads of the test process: one slot per thread, in creation order.
+//
+// Slots are never reused within a run, so a ThreadId (T0 = main) names one thread for the whole
+// run. The table lives in memory mapped at start-up; creating a thread never allocates.
+// Only the baton holder reads or writes a slot (apart from the baton word itself and the fields a
+// new thread sets about itself before it first waits for the baton).
+#pragma once
+
+#include <pthread.h>
+#include <sys/types.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "ctrlsched/run_record.h"
+#include "ctrlsched/strategy.h"
+#include "wait_queue.h"
+
+namespace ctrlsched::shim {
+
+struct Model;
+
+enum class ThreadState : std::uint8_t { Runnable, Blocked, Exited };
+
+struct Thread {
+  ThreadId id = 0;
+  ThreadState state = ThreadState::Runnable;
+  std::atomic<std::uint32_t> baton{0};  // futex word: 1 = this thread may run
+
+  pid_t os_tid = 0;
+  pthread_t handle{};
+  void* (*start)(void*) = nullptr;
+  int (*c11_start)(void*) = nullptr;  // thrd_create: the start routine returns int
+  void* arg = nullptr;
+  void* retval = nullptr;
+  bool detached = false;   // logically detached (the OS thread is kept joinable, see engine.cc)
+  bool joined = false;
+  bool reaped = false;     // the OS thread has been joined by the shim
+  std::uint32_t exit_rounds = 0;
+
+  // What the thread waits on while Blocked.
+  WaitKind wait_kind = WaitKind::None;
+  const void* wait_object = nullptr;  // the user's object (for reports)
+  Model* wait_model = nullptr;        // the queue it sits in (nullptr: joiners of a thread)
+  Thread* join_target = nullptr;
+  bool timed_wait = false;            // may time out: offered to the strategy as a candidate
+  bool timed_out = false;             // result of the last wait
+  Thread* next_waiter = nullptr;
+  WaitQueue joiners;
+
+  void* altstack = nullptr;           // signal stack, so a stack overflow is still reported
+};
+
+class ThreadTable {
+ public:
+  bool init();                         // maps the slots
+  Thread* create();                    // nullptr when kMaxThreads are used
+  Thread* at(ThreadId id) { return &slots_[id]; }
+  std::uint32_t count() const { return count_; }
+  Thread* find_by_os_tid(pid_t tid);
+  // Live = not exited, kept sorted by id for the candidate list.
+  const ThreadId* live() const { return live_; }
+  std::uint32_t live_count() const { return live_count_; }
+  void remove_live(ThreadId id);
+
+ private:
+  Thread* slots_ = nullptr;
+  ThreadId* live_ = nullptr;
+  std::uint32_t count_ = 0;
+  std::uint32_t live_count_ = 0;
+};
+
+}  // namespace ctrlsched::shim
