@@ -18,7 +18,7 @@
 
 namespace ctrlsched::shim {
 
-Runtime g_rt;
+constinit Runtime g_rt;
 thread_local Thread* tls_self __attribute__((tls_model("initial-exec"))) = nullptr;
 
 void RecordLogSink::attach(RunRecord* record) {
@@ -95,18 +95,18 @@ RunSpec spec_from(const RunConfig& c) {
 bool build_strategy() {
   const RunConfig& c = g_rt.config;
   if (static_cast<StrategyKind>(c.strategy) == StrategyKind::Replay) {
-    g_rt.base_strategy = make_replay_strategy(input_decisions(g_rt.record));
+    g_rt.base_strategy = make_replay_strategy(input_decisions(g_rt.record)).release();
   } else {
-    g_rt.base_strategy = make_strategy(spec_from(c));
+    g_rt.base_strategy = make_strategy(spec_from(c)).release();
   }
   if (!g_rt.base_strategy) return false;
-  Strategy* inner = g_rt.base_strategy.get();
+  Strategy* inner = g_rt.base_strategy;
   if (c.verify_input_log) {
-    g_rt.verifier = make_verifying_strategy(*inner, input_decisions(g_rt.record));
-    inner = g_rt.verifier.get();
+    g_rt.verifier = make_verifying_strategy(*inner, input_decisions(g_rt.record)).release();
+    inner = g_rt.verifier;
   }
   g_rt.log_sink.attach(g_rt.record);
-  g_rt.recorder = std::make_unique<RecordingStrategy>(*inner, g_rt.log_sink);
+  g_rt.recorder = new RecordingStrategy(*inner, g_rt.log_sink);
   return true;
 }
 

@@ -8,7 +8,6 @@
 #include <pthread.h>
 #include <sys/types.h>
 
-#include <memory>
 
 #include "ctrlsched/run_record.h"
 #include "ctrlsched/strategy.h"
@@ -38,10 +37,12 @@ struct Runtime {
   ThreadTable threads;
   ObjectTable objects;
 
-  std::unique_ptr<Strategy> base_strategy;  // random / pct / replay
-  std::unique_ptr<Strategy> verifier;       // wraps base_strategy when verifying a saved log
+  // Never freed: library destructors and atexit handlers of the test may still reach a
+  // scheduling point while the process exits, so these must outlive every static destructor.
+  Strategy* base_strategy = nullptr;      // random / pct / replay
+  Strategy* verifier = nullptr;           // wraps base_strategy when verifying a saved log
   RecordLogSink log_sink;
-  std::unique_ptr<RecordingStrategy> recorder;  // what the engine talks to
+  RecordingStrategy* recorder = nullptr;  // what the engine talks to
 
   std::uint64_t steps = 0;
   std::uint32_t runnable = 0;       // threads in state Runnable
@@ -51,8 +52,8 @@ struct Runtime {
   Thread* dump_requester = nullptr;
   bool access_points = false;       // scheduling points at instrumented accesses
   pthread_key_t exit_key{};
-  Candidate candidates[kMaxThreads];
-  ThreadId waiter_ids[kMaxThreads];
+  Candidate candidates[kMaxThreads]{};
+  ThreadId waiter_ids[kMaxThreads]{};
 };
 
 extern Runtime g_rt;
