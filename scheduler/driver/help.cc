@@ -1,0 +1,84 @@
+// `ctrlsched --help` and the Markdown option table of docs/cli.md, both rendered from the option
+// table (options.def) so the two can never disagree with the parser.
+#include <algorithm>
+#include <string>
+
+#include "options.h"
+
+namespace ctrlsched::driver {
+namespace {
+
+const char* scope_title(OptionScope scope) {
+  switch (scope) {
+    case OptionScope::Seeds: return "Running seeds";
+    case OptionScope::Spec: return "Choosing the schedule (seeds, and replay --seed)";
+    case OptionScope::Replay: return "Replay";
+    case OptionScope::Common: return "Both modes";
+  }
+  return "";
+}
+
+const char* scope_cell(OptionScope scope) {
+  switch (scope) {
+    case OptionScope::Seeds: return "seeds";
+    case OptionScope::Spec: return "seeds, replay --seed";
+    case OptionScope::Replay: return "replay";
+    case OptionScope::Common: return "both";
+  }
+  return "";
+}
+
+// "-j, --jobs N" / "--quiet"
+std::string synopsis(const OptionInfo& option) {
+  std::string text;
+  if (option.short_name) text += std::string("-") + option.short_name + ", ";
+  text += std::string("--") + option.long_name;
+  if (*option.metavar) text += std::string(" ") + option.metavar;
+  return text;
+}
+
+constexpr OptionScope kScopeOrder[] = {OptionScope::Seeds, OptionScope::Spec, OptionScope::Replay,
+                                       OptionScope::Common};
+
+}  // namespace
+
+std::string help_text() {
+  std::string text =
+      "Usage: ctrlsched [options] [--] ./test [args...]\n"
+      "       ctrlsched replay <handle> | --seed S | --schedule FILE [options] [--] ./test [args...]\n"
+      "\n"
+      "Runs a multithreaded test once per seed under a controlled scheduler (one thread runs at a\n"
+      "time; every interleaving is chosen by the seed), groups the failures and prints, for each, a\n"
+      "command that replays it exactly. Options come before the test program; everything after it\n"
+      "is passed to the test. Values may be given as '--opt value' or '--opt=value'.\n";
+  for (OptionScope scope : kScopeOrder) {
+    text += std::string("\n") + scope_title(scope) + ":\n";
+    for (const OptionInfo& option : option_table()) {
+      if (option.scope != scope) continue;
+      std::string line = "  " + synopsis(option);
+      line.resize(std::max<std::size_t>(line.size() + 2, 26), ' ');
+      line += option.help;
+      if (*option.default_text) line += std::string(" [default: ") + option.default_text + "]";
+      text += line + "\n";
+    }
+  }
+  text +=
+      "\nExit codes: 0 no failure, 1 failures found (replay: reproduced), 2 usage error,\n"
+      "3 the test cannot run under ctrlsched, 4 replay diverged, 5 bad schedule file or handle,\n"
+      "6 internal error.\n";
+  return text;
+}
+
+std::string options_markdown() {
+  std::string text =
+      "| Option | Default | Used by | Meaning |\n"
+      "|---|---|---|---|\n";
+  for (const OptionInfo& option : option_table()) {
+    text += "| `" + synopsis(option) + "` | ";
+    text += *option.default_text ? "`" + std::string(option.default_text) + "`" : std::string("—");
+    text += std::string(" | ") + scope_cell(option.scope) + " | " + option.help + " |\n";
+  }
+  return text;
+}
+
+}  // namespace ctrlsched::driver

@@ -1,0 +1,78 @@
+// `ctrlsched`: entry point. Parses the command line, dispatches to seeds or replay mode, and maps
+// every error to one "ctrlsched: <what>" line and an exit code (exit_codes.h): never a stack
+// trace, never an uncaught exception.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "exit_codes.h"
+#include "explore.h"
+#include "interrupt.h"
+#include "options.h"
+#include "replay.h"
+
+#ifndef CTRLSCHED_VERSION
+#define CTRLSCHED_VERSION "unknown"
+#endif
+
+namespace {
+
+using namespace ctrlsched::driver;
+
+// A closed stdin/stdout/stderr would let a memfd take descriptor 0-2 and then be clobbered in
+// the child by the /dev/null and capture redirections.
+void ensure_standard_descriptors() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1) continue;
+    const int null_fd = ::open("/dev/null", O_RDWR);
+    if (null_fd >= 0 && null_fd != fd) {
+      ::dup2(null_fd, fd);
+      ::close(null_fd);
+    }
+  }
+}
+
+int report(ExitCode code, const std::string& message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "ctrlsched: %s\n", message.c_str());
+  if (code == ExitCode::Usage) std::fprintf(stderr, "Try 'ctrlsched --help'.\n");
+  return to_int(code);
+}
+
+int run(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  const CommandLine command_line = parse_command_line(args);
+  if (command_line.options.help) {
+    std::fputs(help_text().c_str(), stdout);
+    return to_int(ExitCode::Ok);
+  }
+  if (command_line.options.version) {
+    std::printf("ctrlsched %s\n", CTRLSCHED_VERSION);
+    return to_int(ExitCode::Ok);
+  }
+  install_interrupt_handlers();
+  const ExitCode code =
+      command_line.mode == Mode::Replay ? run_replay(command_line) : run_seeds(command_line);
+  return to_int(code);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ensure_standard_descriptors();
+  try {
+    return run(argc, argv);
+  } catch (const Interrupted&) {
+    std::fflush(stdout);
+    die_of_interrupt();
+  } catch (const DriverError& e) {
+    return report(e.code(), e.what());
+  } catch (const std::exception& e) {
+    return report(ExitCode::Internal, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return report(ExitCode::Internal, "internal error (unknown exception)");
+  }
+}

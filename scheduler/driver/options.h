@@ -1,0 +1,81 @@
+// The parsed command line of `ctrlsched`: mode, options (generated from options.def), target.
+//
+// Parsing is pure (no file system, no environment) so it is unit-tested; every mistake becomes a
+// DriverError(ExitCode::Usage) with a one-line reason. Options come before the target: the first
+// argument that is not an option (or the one after "--") is the test program and everything after
+// it belongs to the test.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ctrlsched/run_spec.h"
+
+namespace ctrlsched::driver {
+
+enum class OptionKind { Flag, Count, Number, Seconds, Path, Strategy, Points };
+enum class OptionScope { Seeds, Replay, Spec, Common };
+
+template <OptionKind> struct OptionValue;
+template <> struct OptionValue<OptionKind::Flag> { using type = bool; };
+template <> struct OptionValue<OptionKind::Count> { using type = std::optional<std::uint64_t>; };
+template <> struct OptionValue<OptionKind::Number> { using type = std::optional<std::uint64_t>; };
+template <> struct OptionValue<OptionKind::Seconds> { using type = std::optional<double>; };
+template <> struct OptionValue<OptionKind::Path> { using type = std::optional<std::string>; };
+template <> struct OptionValue<OptionKind::Strategy> { using type = std::optional<StrategyKind>; };
+template <> struct OptionValue<OptionKind::Points> { using type = std::optional<PointsMode>; };
+
+// One field per option; options with a default in the table always hold a value after parsing.
+struct Options {
+#define CTRLSCHED_OPTION(id, long_name, short_name, metavar, kind, def, scope, help) \
+  OptionValue<OptionKind::kind>::type id{};
+#include "options.def"
+#undef CTRLSCHED_OPTION
+};
+
+// Which options were written on the command line (as opposed to defaulted).
+struct OptionsGiven {
+#define CTRLSCHED_OPTION(id, long_name, short_name, metavar, kind, def, scope, help) bool id = false;
+#include "options.def"
+#undef CTRLSCHED_OPTION
+};
+
+// One row of options.def, for help text, docs checks and tests.
+struct OptionInfo {
+  const char* long_name;
+  char short_name;
+  const char* metavar;
+  OptionKind kind;
+  const char* default_text;
+  OptionScope scope;
+  const char* help;
+};
+std::span<const OptionInfo> option_table();
+
+enum class Mode { Seeds, Replay };
+
+struct CommandLine {
+  Mode mode = Mode::Seeds;
+  Options options;
+  OptionsGiven given;
+  std::optional<std::string> handle;  // replay <handle>
+  std::string target;                 // as written by the user
+  std::vector<std::string> args;      // the test's own arguments
+};
+
+// `args` excludes argv[0]. Throws DriverError(Usage). With --help or --version the target may
+// be missing and nothing else is validated.
+CommandLine parse_command_line(std::span<const std::string> args);
+
+// The spec the options describe (seed 0, no hash). pct_steps stays 0 when --pct-steps was not
+// given: the caller calibrates.
+RunSpec spec_from_options(const Options& options);
+
+std::string help_text();
+// The option table as Markdown, the form docs/cli.md carries.
+std::string options_markdown();
+
+}  // namespace ctrlsched::driver

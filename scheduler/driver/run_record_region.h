@@ -1,0 +1,48 @@
+// The shared-memory run record of one run (see ctrlsched/run_record.h for the protocol): a memfd
+// of kRunRecordBytes mapped MAP_SHARED, owned RAII-style so no run leaks a descriptor or mapping.
+//
+// The memfd is created close-on-exec so that parallel runs never inherit each other's records;
+// the child clears the flag on its own record only (child_launch.cc) before exec.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "ctrlsched/decision.h"
+#include "ctrlsched/run_record.h"
+#include "ctrlsched/run_spec.h"
+
+namespace ctrlsched::driver {
+
+// The RunConfig the shim reads for `spec` (strategy as in the spec, verify off).
+RunConfig run_config_for(const RunSpec& spec);
+
+// Encodes decisions for the input log; throws DriverError(Internal) if they exceed `capacity`.
+std::vector<std::uint8_t> encode_input_log(std::span<const Decision> decisions, std::uint64_t capacity);
+
+class RunRecordRegion {
+ public:
+  // Creates, sizes and maps a fresh record; throws DriverError(Internal) on failure.
+  RunRecordRegion();
+  ~RunRecordRegion();
+  RunRecordRegion(RunRecordRegion&& other) noexcept;
+  RunRecordRegion& operator=(RunRecordRegion&&) = delete;
+  RunRecordRegion(const RunRecordRegion&) = delete;
+
+  int fd() const { return fd_; }
+  RunRecord& record() { return *record_; }
+  const RunRecord& record() const { return *record_; }
+
+  // Writes the header, the config and the encoded input log (replay / verify).
+  void prepare(const RunConfig& config, std::span<const std::uint8_t> input_log);
+
+  // The decisions the shim logged, clamped to the log's capacity (nullopt if malformed).
+  std::optional<std::vector<Decision>> output_decisions() const;
+
+ private:
+  int fd_ = -1;
+  RunRecord* record_ = nullptr;
+};
+
+}  // namespace ctrlsched::driver

@@ -1,0 +1,78 @@
+// What the driver keeps of one run once its process and run record are gone: the outcome kind,
+// the failure (symbolized, ready to print), the schedule identity and the counters.
+//
+// Plain values only, so grouping, the summary and the JSON report are pure functions of a vector
+// of RunResult and are unit-tested without processes.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ctrlsched::driver {
+
+enum class OutcomeKind : std::uint8_t {
+  Pass, Assertion, Signal, Exit, Deadlock, Hang, Timeout, Diverged, Error,
+};
+inline constexpr OutcomeKind kAllOutcomeKinds[] = {
+    OutcomeKind::Pass, OutcomeKind::Assertion, OutcomeKind::Signal,   OutcomeKind::Exit,
+    OutcomeKind::Deadlock, OutcomeKind::Hang,  OutcomeKind::Timeout, OutcomeKind::Diverged,
+    OutcomeKind::Error,
+};
+// "pass", "assertion", "signal", "exit", "deadlock", "hang", "timeout", "diverged", "error".
+std::string_view to_string(OutcomeKind kind);
+
+// How the child process ended, as the worker pool saw it.
+struct ChildExit {
+  bool timed_out = false;  // the driver killed it at the deadline
+  int wait_status = 0;     // as from waitpid
+};
+
+// A code location: `text` is what we print ("deposit (bank.c:18)", or the raw frame when it
+// could not be symbolized); the parts are empty / 0 when unknown.
+struct SourceLocation {
+  std::string text;
+  std::string function;
+  std::string file;
+  std::uint32_t line = 0;
+};
+
+// Turns a frame from the run record ("module+0xoffset" or free text) into a location. The shim
+// already steps return addresses back into their call instruction, so every frame is looked up
+// as it is.
+using SymbolizeFn = std::function<SourceLocation(std::string_view frame)>;
+
+// The frame as it is, unsymbolized: for tests and when symbolization is off.
+SourceLocation raw_location(std::string_view frame);
+
+struct FailureDetails {
+  OutcomeKind kind = OutcomeKind::Error;
+  std::string message;               // one line, e.g. "assertion `x == 1` failed (a.c:4 in main)"
+  std::string file;                  // where, when known
+  std::uint32_t line = 0;
+  std::string function;
+  std::vector<std::string> stack;    // symbolized frames, innermost first
+  std::vector<std::string> details;  // further lines (deadlock: one per blocked thread)
+  std::string signature;             // failures with equal signatures form one group
+};
+
+struct RunResult {
+  std::uint64_t seed = 0;
+  OutcomeKind kind = OutcomeKind::Pass;
+  std::optional<FailureDetails> failure;  // set iff kind != Pass
+  std::string handle;                     // replay handle including "@<schedule hash>"
+  std::uint64_t schedule_hash = 0;
+  std::uint64_t steps = 0;
+  std::uint64_t decisions = 0;
+  std::uint64_t preemptions = 0;
+  std::uint32_t threads = 0;
+  std::string output_tail;                // failures only: the end of the test's output
+  std::string note;                       // e.g. the watchdog released a blocked thread
+
+  bool failed() const { return kind != OutcomeKind::Pass; }
+};
+
+}  // namespace ctrlsched::driver

@@ -1,0 +1,49 @@
+// Symbolization of "module+0xoffset" frames with libdw (elfutils), done by the driver after the
+// run so the shim never pays for it (design decision 5: sites are module-relative pcs).
+//
+// Offline reporting: each module file is opened once (cached) with its separate debug info found
+// the standard way (build-id, .debug, /usr/lib/debug). Anything missing - the file, its debug
+// info, the symbol - degrades to the raw frame text; symbolization never throws.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "run_result.h"
+
+namespace ctrlsched::driver {
+
+// Splits "path/to/module+0x1a2b" at its last "+0x"; nullopt for free text. The offset is a
+// link-time virtual address of the module (the shim subtracts the load bias), so it is looked up
+// as file address + the bias libdw chose.
+struct ModuleOffset {
+  std::string module;
+  std::uint64_t offset = 0;
+};
+std::optional<ModuleOffset> parse_module_offset(std::string_view frame);
+
+// "function (file:line)", "function", or "file:line", from the parts; file shown by base name.
+std::string format_location(const std::string& function, const std::string& file, std::uint32_t line);
+
+class Symbolizer {
+ public:
+  Symbolizer();
+  ~Symbolizer();
+  Symbolizer(const Symbolizer&) = delete;
+  Symbolizer& operator=(const Symbolizer&) = delete;
+
+  SourceLocation symbolize(std::string_view frame);
+  // A SymbolizeFn bound to this object (which must outlive it).
+  SymbolizeFn function();
+
+ private:
+  struct Module;
+  Module* module(const std::string& path);
+  std::map<std::string, std::unique_ptr<Module>> modules_;
+  std::map<std::string, SourceLocation, std::less<>> cache_;
+};
+
+}  // namespace ctrlsched::driver
