@@ -17,6 +17,7 @@
 #include "real.h"
 #include "report.h"
 #include "stack.h"
+#include "watchdog.h"
 
 namespace ctrlsched::shim {
 
@@ -57,6 +58,7 @@ void fire_timeout(Thread* t) {
 
 // Asks the strategy which thread runs next. Returns nullptr if no thread can run.
 Thread* choose_next(Thread* me, PointKind kind) {
+  if (__builtin_expect(g_rejoin_pending.load(std::memory_order_relaxed) != 0, 0)) process_rejoins();
   std::uint32_t n = 0;
   const ThreadId* live = g_rt.threads.live();
   for (std::uint32_t i = 0, end = g_rt.threads.live_count(); i < end; ++i) {
@@ -78,7 +80,7 @@ Thread* choose_next(Thread* me, PointKind kind) {
 }
 
 void hand_over(Thread* me, Thread* next) {
-  g_rt.current = next;
+  __atomic_store_n(&g_rt.current, next, __ATOMIC_RELEASE);
   me->baton.store(0, std::memory_order_relaxed);
   give_baton(next->baton);
 }
@@ -98,7 +100,20 @@ void park(Thread* me) {
     Thread* requester = g_rt.dump_requester;
     hand_over(me, requester);
   }
-  g_rt.current = me;
+  __atomic_store_n(&g_rt.current, me, __ATOMIC_RELEASE);
+}
+
+// Nobody can run but some thread runs uncontrolled: leave the baton with nobody; the watchdog
+// hands it out again when that thread rejoins.
+void wait_for_escaped(Thread* me) {
+  me->baton.store(0, std::memory_order_relaxed);
+  __atomic_store_n(&g_rt.current, static_cast<Thread*>(nullptr), __ATOMIC_RELEASE);
+}
+
+void release_baton(Thread* me) {
+  Thread* next = choose_next(me, PointKind::Blocked);
+  if (next == nullptr) wait_for_escaped(me);
+  else hand_over(me, next);
 }
 
 void decide(Thread* me, PointKind kind) {
@@ -121,8 +136,11 @@ bool block(Thread* me, WaitKind kind, const void* object, WaitQueue* queue, Mode
   if (timed) ++g_rt.timed_blocked;
   count_step(me);
   Thread* next = choose_next(me, PointKind::Blocked);
-  if (next == nullptr) fail_deadlock(me);
-  if (next != me) {
+  if (next == nullptr) {
+    if (g_rt.escaped == 0) fail_deadlock(me);
+    wait_for_escaped(me);
+    park(me);
+  } else if (next != me) {
     hand_over(me, next);
     park(me);
   }
@@ -158,7 +176,11 @@ void exit_thread(Thread* me) {
   if (g_rt.threads.live_count() == 0) return;  // the last thread: the process ends now
   count_step(me);
   Thread* next = choose_next(me, PointKind::ThreadExit);
-  if (next == nullptr) fail_deadlock(me);
+  if (next == nullptr) {
+    if (g_rt.escaped == 0) fail_deadlock(me);
+    wait_for_escaped(me);
+    return;
+  }
   // No park: this OS thread is leaving. Whoever joins it waits for the OS thread to be gone.
   hand_over(me, next);
 }

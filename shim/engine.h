@@ -20,13 +20,20 @@ inline void count_step(Thread* me) {
 }
 
 void decide(Thread* me, PointKind kind);
+void process_rejoins();  // watchdog.cc
+extern std::atomic<std::uint32_t> g_rejoin_pending;
 
 // A scheduling point of the running thread; it may hand the baton to another thread.
 inline void point(Thread* me, PointKind kind) {
   count_step(me);
+  if (__builtin_expect(g_rejoin_pending.load(std::memory_order_relaxed) != 0, 0)) process_rejoins();
   if (g_rt.runnable == 1 && g_rt.timed_blocked == 0) return;  // only `me` can run
   decide(me, kind);
 }
+
+// `me` (just escaped, see watchdog.h) gives the baton to whoever the strategy picks, or to
+// nobody if every other thread waits: the watchdog then restarts the run when a thread rejoins.
+void release_baton(Thread* me);
 
 // Blocks `me` in `queue` (owned by `model`, which may be nullptr) until another thread wakes it
 // or, for a timed wait, until the strategy lets its timeout fire. Returns true on timeout.

@@ -15,11 +15,13 @@
 #include "engine.h"
 #include "report.h"
 #include "stack.h"
+#include "watchdog.h"
 
 namespace ctrlsched::shim {
 
 constinit Runtime g_rt;
 thread_local Thread* tls_self __attribute__((tls_model("initial-exec"))) = nullptr;
+thread_local int tls_shim_depth __attribute__((tls_model("initial-exec"))) = 0;
 
 void RecordLogSink::attach(RunRecord* record) {
   record_ = record;
@@ -47,6 +49,7 @@ namespace {
 void on_thread_exit(void* value) {
   auto* me = static_cast<Thread*>(value);
   if (!g_rt.active || me != tls_self || me->state == ThreadState::Exited) return;
+  ShimEntry entry(me);
   if (++me->exit_rounds < PTHREAD_DESTRUCTOR_ITERATIONS) {
     pthread_setspecific(g_rt.exit_key, me);
     return;
@@ -126,6 +129,7 @@ __attribute__((constructor(101))) void start_shim() {
   pthread_key_create(&g_rt.exit_key, on_thread_exit);
   refresh_module_table();
   install_crash_handlers();
+  install_release_handler();
 
   Thread* main_thread = g_rt.threads.create();
   main_thread->os_tid = gettid();

@@ -51,6 +51,7 @@ struct Runtime {
   Thread* dump_request = nullptr;   // deadlock report: this parked thread should dump its stack
   Thread* dump_requester = nullptr;
   bool access_points = false;       // scheduling points at instrumented accesses
+  std::uint32_t escaped = 0;        // threads released by the watchdog, not yet back
   pthread_key_t exit_key{};
   Candidate candidates[kMaxThreads]{};
   ThreadId waiter_ids[kMaxThreads]{};
@@ -58,6 +59,9 @@ struct Runtime {
 
 extern Runtime g_rt;
 extern thread_local Thread* tls_self __attribute__((tls_model("initial-exec")));
+// How deep the calling thread is inside shim code; the watchdog never releases a thread that is
+// inside the shim (it is parked on its baton or busy deciding, not stuck).
+extern thread_local int tls_shim_depth __attribute__((tls_model("initial-exec")));
 
 // The calling thread if the shim controls it right now, else nullptr (forward to libc).
 inline Thread* controlled_self() {
@@ -66,5 +70,20 @@ inline Thread* controlled_self() {
   if (me == nullptr || me->state == ThreadState::Exited) return nullptr;
   return me;
 }
+
+void rejoin(Thread* me);  // watchdog.cc
+
+// Marks the calling thread as inside the shim for the lifetime of an interposer call, and brings
+// a thread the watchdog released back under control first.
+class ShimEntry {
+ public:
+  explicit ShimEntry(Thread* me) {
+    ++tls_shim_depth;
+    if (__builtin_expect(me->escaped.load(std::memory_order_relaxed), 0)) rejoin(me);
+  }
+  ~ShimEntry() { --tls_shim_depth; }
+  ShimEntry(const ShimEntry&) = delete;
+  ShimEntry& operator=(const ShimEntry&) = delete;
+};
 
 }  // namespace ctrlsched::shim

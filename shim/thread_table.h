@@ -20,7 +20,9 @@ namespace ctrlsched::shim {
 
 struct Model;
 
-enum class ThreadState : std::uint8_t { Runnable, Blocked, Exited };
+// Escaped: stuck in a call the shim does not model; released from the baton by the watchdog
+// (watchdog.cc) and runs uncontrolled until it next enters the shim and rejoins.
+enum class ThreadState : std::uint8_t { Runnable, Blocked, Exited, Escaped };
 
 struct Thread {
   ThreadId id = 0;
@@ -49,6 +51,11 @@ struct Thread {
   WaitQueue joiners;
 
   void* altstack = nullptr;           // signal stack, so a stack overflow is still reported
+
+  // Uncontrolled blocking (watchdog.cc). `escaped` is written only by the thread itself (in its
+  // signal handler); `rejoin_requested` is how it asks the baton holder to take it back.
+  std::atomic<bool> escaped{false};
+  std::atomic<bool> rejoin_requested{false};
 };
 
 class ThreadTable {

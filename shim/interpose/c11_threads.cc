@@ -39,7 +39,9 @@ CTRLSCHED_EXPORT int thrd_create(thrd_t* thr, thrd_start_t func, void* arg) {
 
 CTRLSCHED_EXPORT int thrd_join(thrd_t thr, int* res) {
   Thread* me = controlled_self();
-  if (me == nullptr || !is_controlled_thread(thr)) return REAL(thrd_join)(thr, res);
+  if (me != nullptr && !is_controlled_thread(thr)) me = nullptr;
+  if (me == nullptr) return REAL(thrd_join)(thr, res);
+  ShimEntry shim_entry_guard(me);
   void* result = nullptr;
   int rc = thread_join(me, thr, &result, WaitMode::Block, nullptr);
   if (rc == 0 && res) *res = static_cast<int>(reinterpret_cast<std::intptr_t>(result));
@@ -48,7 +50,9 @@ CTRLSCHED_EXPORT int thrd_join(thrd_t thr, int* res) {
 
 CTRLSCHED_EXPORT int thrd_detach(thrd_t thr) {
   Thread* me = controlled_self();
-  if (me == nullptr || !is_controlled_thread(thr)) return REAL(thrd_detach)(thr);
+  if (me != nullptr && !is_controlled_thread(thr)) me = nullptr;
+  if (me == nullptr) return REAL(thrd_detach)(thr);
+  ShimEntry shim_entry_guard(me);
   return c11_result(thread_detach(me, thr));
 }
 

@@ -5,8 +5,9 @@
 #include "../real.h"
 #include "../runtime.h"
 
-#define CTRLSCHED_FORWARD_UNLESS_CONTROLLED(fn, ...)          \
+#define CTRLSCHED_FORWARD_UNLESS_CONTROLLED(fn, ...)                     \
   ::ctrlsched::shim::Thread* me = ::ctrlsched::shim::controlled_self(); \
-  if (me == nullptr) return REAL(fn)(__VA_ARGS__)
+  if (me == nullptr) return REAL(fn)(__VA_ARGS__);                      \
+  ::ctrlsched::shim::ShimEntry shim_entry_guard(me)
 
 #define CTRLSCHED_EXPORT extern "C" __attribute__((visibility("default")))

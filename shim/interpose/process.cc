@@ -21,8 +21,10 @@
 using namespace ctrlsched::shim;
 
 CTRLSCHED_EXPORT pid_t fork(void) {
-  Thread* me = controlled_self();
-  if (me != nullptr) point(me, ctrlsched::PointKind::Sync);
+  if (Thread* me = controlled_self()) {
+    ShimEntry shim_entry_guard(me);
+    point(me, ctrlsched::PointKind::Sync);
+  }
   pid_t pid = REAL(fork)();
   if (pid == 0 && g_rt.active) g_rt.active = false;
   return pid;
@@ -82,6 +84,7 @@ CTRLSCHED_EXPORT long syscall(long number, ...) {
   va_end(ap);
   if (number == SYS_futex) {
     if (Thread* me = controlled_self()) {
+      ShimEntry shim_entry_guard(me);
       bool handled = false;
       long result = futex(me, reinterpret_cast<std::uint32_t*>(a[0]), static_cast<int>(a[1]),
                           static_cast<std::uint32_t>(a[2]), reinterpret_cast<const timespec*>(a[3]),

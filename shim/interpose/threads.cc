@@ -13,34 +13,44 @@ CTRLSCHED_EXPORT int pthread_create(pthread_t* out, const pthread_attr_t* attr,
 
 CTRLSCHED_EXPORT int pthread_join(pthread_t thread, void** result) {
   Thread* me = controlled_self();
-  if (me == nullptr || !is_controlled_thread(thread)) return REAL(pthread_join)(thread, result);
+  if (me != nullptr && !is_controlled_thread(thread)) me = nullptr;
+  if (me == nullptr) return REAL(pthread_join)(thread, result);
+  ShimEntry shim_entry_guard(me);
   return thread_join(me, thread, result, WaitMode::Block, nullptr);
 }
 
 CTRLSCHED_EXPORT int pthread_tryjoin_np(pthread_t thread, void** result) {
   Thread* me = controlled_self();
-  if (me == nullptr || !is_controlled_thread(thread)) return REAL(pthread_tryjoin_np)(thread, result);
+  if (me != nullptr && !is_controlled_thread(thread)) me = nullptr;
+  if (me == nullptr) return REAL(pthread_tryjoin_np)(thread, result);
+  ShimEntry shim_entry_guard(me);
   return thread_join(me, thread, result, WaitMode::Try, nullptr);
 }
 
 CTRLSCHED_EXPORT int pthread_timedjoin_np(pthread_t thread, void** result, const timespec* abstime) {
   Thread* me = controlled_self();
-  if (me == nullptr || !is_controlled_thread(thread))
+  if (me != nullptr && !is_controlled_thread(thread)) me = nullptr;
+  if (me == nullptr)
     return REAL(pthread_timedjoin_np)(thread, result, abstime);
+  ShimEntry shim_entry_guard(me);
   return thread_join(me, thread, result, abstime ? WaitMode::Timed : WaitMode::Block, abstime);
 }
 
 CTRLSCHED_EXPORT int pthread_clockjoin_np(pthread_t thread, void** result, clockid_t clock,
                                           const timespec* abstime) {
   Thread* me = controlled_self();
-  if (me == nullptr || !is_controlled_thread(thread))
+  if (me != nullptr && !is_controlled_thread(thread)) me = nullptr;
+  if (me == nullptr)
     return REAL(pthread_clockjoin_np)(thread, result, clock, abstime);
+  ShimEntry shim_entry_guard(me);
   return thread_join(me, thread, result, abstime ? WaitMode::Timed : WaitMode::Block, abstime);
 }
 
 CTRLSCHED_EXPORT int pthread_detach(pthread_t thread) {
   Thread* me = controlled_self();
-  if (me == nullptr || !is_controlled_thread(thread)) return REAL(pthread_detach)(thread);
+  if (me != nullptr && !is_controlled_thread(thread)) me = nullptr;
+  if (me == nullptr) return REAL(pthread_detach)(thread);
+  ShimEntry shim_entry_guard(me);
   return thread_detach(me, thread);
 }
 

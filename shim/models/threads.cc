@@ -15,6 +15,7 @@
 #include "models.h"
 #include "real.h"
 #include "report.h"
+#include "watchdog.h"
 
 namespace ctrlsched::shim {
 
@@ -26,7 +27,9 @@ void* trampoline(void* arg) {
   me->os_tid = gettid();
   pthread_setspecific(g_rt.exit_key, me);
   install_alternate_stack(me);
+  ++tls_shim_depth;
   park(me);
+  --tls_shim_depth;
   void* result = me->c11_start
                      ? reinterpret_cast<void*>(static_cast<std::intptr_t>(me->c11_start(me->arg)))
                      : me->start(me->arg);
@@ -55,6 +58,7 @@ int thread_create(Thread* me, pthread_t* out, const pthread_attr_t* attr, void* 
                   int (*c11_start)(void*), void* arg) {
   point(me, PointKind::Sync);
   reap_detached_threads();
+  start_watchdog();
   Thread* child = g_rt.threads.create();
   if (child == nullptr) fail_shim_error("ctrlsched shim: more than 1024 threads in one run");
   child->start = start;
