@@ -14,6 +14,7 @@
 #include <pthread.h>
 
 #include "baton.h"
+#include "collectors.h"
 #include "real.h"
 #include "report.h"
 #include "stack.h"
@@ -80,6 +81,7 @@ Thread* choose_next(Thread* me, PointKind kind) {
 }
 
 void hand_over(Thread* me, Thread* next) {
+  emit(EventKind::Switch, me, next->id, 0);
   __atomic_store_n(&g_rt.current, next, __ATOMIC_RELEASE);
   me->baton.store(0, std::memory_order_relaxed);
   give_baton(next->baton);
@@ -169,6 +171,7 @@ Thread* choose_waiter(Model* model, WakeKind kind) {
 }
 
 void exit_thread(Thread* me) {
+  emit(EventKind::ThreadExit, me, 0, 0);
   me->state = ThreadState::Exited;
   --g_rt.runnable;
   g_rt.threads.remove_live(me->id);

@@ -10,7 +10,9 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "collectors.h"
 #include "crash.h"
+#include "tsan/access.h"
 #include "ctrlsched/decision.h"
 #include "engine.h"
 #include "report.h"
@@ -127,7 +129,7 @@ __attribute__((constructor(101))) void start_shim() {
   }
   g_rt.access_points = static_cast<PointsMode>(g_rt.config.points) != PointsMode::Sync;
   pthread_key_create(&g_rt.exit_key, on_thread_exit);
-  refresh_module_table();
+  refresh_module_table(record);
   install_crash_handlers();
   install_release_handler();
 
@@ -137,6 +139,8 @@ __attribute__((constructor(101))) void start_shim() {
   main_thread->baton.store(1, std::memory_order_relaxed);
   main_thread->altstack = allocate_alternate_stack();
   install_alternate_stack(main_thread);
+  set_thread_local_ranges(main_thread, main_thread->handle);
+  start_trace_writer(record);
   tls_self = main_thread;
   pthread_setspecific(g_rt.exit_key, main_thread);
   g_rt.recorder->on_thread_created(main_thread->id, kNoThread);

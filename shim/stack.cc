@@ -19,7 +19,7 @@ struct Module {
   char path[200];
 };
 
-constexpr int kMaxModules = 128;
+constexpr int kMaxModules = static_cast<int>(kMaxRecordedModules);
 Module g_modules[kMaxModules];
 int g_module_count = 0;
 std::uintptr_t g_shim_start = 0;
@@ -71,9 +71,31 @@ char* append_hex(char* out, char* end, std::uintptr_t value) {
 
 }  // namespace
 
-void refresh_module_table() {
+void refresh_module_table(RunRecord* record) {
   g_module_count = 0;
   dl_iterate_phdr(add_module, nullptr);
+  if (record == nullptr) return;
+  ModuleTable& table = record->modules;
+  table.count = 0;
+  for (int i = 0; i < g_module_count && table.count < kMaxRecordedModules; ++i) {
+    TraceModule& m = table.modules[table.count++];
+    std::memset(m.path, 0, sizeof m.path);
+    std::strncpy(m.path, g_modules[i].path, sizeof m.path - 1);
+    m.bias = g_modules[i].bias;
+    m.size = g_modules[i].end - g_modules[i].start;
+  }
+}
+
+std::uint64_t site_of(std::uintptr_t pc) {
+  static int last = 0;
+  if (last < g_module_count && pc >= g_modules[last].start && pc < g_modules[last].end)
+    return (static_cast<std::uint64_t>(last) << kSiteModuleShift) | (pc - g_modules[last].bias);
+  for (int i = 0; i < g_module_count; ++i) {
+    if (pc < g_modules[i].start || pc >= g_modules[i].end) continue;
+    last = i;
+    return (static_cast<std::uint64_t>(i) << kSiteModuleShift) | (pc - g_modules[i].bias);
+  }
+  return 0;
 }
 
 bool in_shim(std::uintptr_t pc) { return pc >= g_shim_start && pc < g_shim_end; }

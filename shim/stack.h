@@ -8,8 +8,12 @@
 
 namespace ctrlsched::shim {
 
-// Snapshot of the loaded modules (path, address ranges); refreshed after dlopen.
-void refresh_module_table();
+// Snapshot of the loaded modules (path, address ranges); refreshed after dlopen. Also copied
+// into `record` (if not null) so the driver can symbolize after the process is gone.
+void refresh_module_table(RunRecord* record);
+// pc as a module-relative site (trace_format.h); 0 if no module contains it. Cheap when pcs
+// come from the same module as the previous call.
+std::uint64_t site_of(std::uintptr_t pc);
 // Async-signal-safe: formats pc as "module+0xoffset" using the snapshot.
 void format_location(Frame& out, std::uintptr_t pc);
 // Captures the calling thread's stack, leaving out the shim's own frames. Not for signal handlers.

@@ -51,6 +51,14 @@ struct Thread {
   WaitQueue joiners;
 
   void* altstack = nullptr;           // signal stack, so a stack overflow is still reported
+  std::uintptr_t sync_pc = 0;         // call site of the interposed call in progress (traces)
+
+  // Thread-local memory, whose accesses are neither scheduling points nor trace events (see
+  // shim/tsan/access.h): the static TLS block below the thread pointer, always; the stack only
+  // until the thread creates a thread (it may then hand out pointers into its stack).
+  std::uintptr_t tls_lo = 0, tls_size = 0;
+  std::uintptr_t stack_lo = 0, stack_size = 0;
+  std::uint64_t shadow_depth = 0;     // func entry/exit nesting (traces)
 
   // Uncontrolled blocking (watchdog.cc). `escaped` is written only by the thread itself (in its
   // signal handler); `rejoin_requested` is how it asks the baton holder to take it back.

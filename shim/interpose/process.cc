@@ -72,7 +72,7 @@ CTRLSCHED_EXPORT void __assert_perror_fail(int error, const char* file, unsigned
 
 CTRLSCHED_EXPORT void* dlopen(const char* file, int mode) {
   void* handle = REAL(dlopen)(file, mode);
-  if (g_rt.active) refresh_module_table();
+  if (g_rt.active) refresh_module_table(g_rt.record);
   return handle;
 }
 

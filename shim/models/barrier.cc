@@ -4,9 +4,11 @@
 #include <cerrno>
 #include <cstring>
 
+#include "collectors.h"
 #include "engine.h"
 #include "models.h"
 #include "report.h"
+#include "stack.h"
 
 namespace ctrlsched::shim {
 
@@ -37,15 +39,26 @@ int barrier_wait(Thread* me, pthread_barrier_t* b) {
   point(me, PointKind::Sync);
   Model* model = model_of(b);
   if (model == nullptr) return EINVAL;
+  // Trace events name the round (mod 256) in `size`, so rounds do not order each other.
+  std::uint64_t round = model->barrier_round;
+  auto round_tag = static_cast<std::uint8_t>(round);
+  if (collecting())
+    emit(EventKind::Release, me, reinterpret_cast<std::uint64_t>(b), site_of(me->sync_pc), round_tag,
+         static_cast<std::uint16_t>(WaitKind::Barrier));
+  int result = 0;
   if (++model->barrier_arrived == model->barrier_count) {
     model->barrier_arrived = 0;
     ++model->barrier_round;
     while (Thread* t = model->waiters.pop_front()) wake(t);
-    return PTHREAD_BARRIER_SERIAL_THREAD;
+    result = PTHREAD_BARRIER_SERIAL_THREAD;
+  } else {
+    while (model->barrier_round == round)
+      block(me, WaitKind::Barrier, b, &model->waiters, model, false);
   }
-  std::uint64_t round = model->barrier_round;
-  while (model->barrier_round == round) block(me, WaitKind::Barrier, b, &model->waiters, model, false);
-  return 0;
+  if (collecting())
+    emit(EventKind::Acquire, me, reinterpret_cast<std::uint64_t>(b), site_of(me->sync_pc), round_tag,
+         static_cast<std::uint16_t>(WaitKind::Barrier));
+  return result;
 }
 
 int barrier_destroy(pthread_barrier_t* b) {

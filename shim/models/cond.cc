@@ -3,6 +3,7 @@
 // --spurious-wakeups the strategy may also let a wait return without any signal.
 #include <cerrno>
 
+#include "collectors.h"
 #include "engine.h"
 #include "models.h"
 #include "report.h"
@@ -23,6 +24,7 @@ int cond_wait(Thread* me, pthread_cond_t* c, pthread_mutex_t* m, const timespec*
     Model* model = g_rt.objects.get(c, ModelKind::Cond);
     if (model == nullptr) fail_shim_error("ctrlsched shim: too many busy synchronization objects");
     timed_out = block(me, WaitKind::Cond, c, &model->waiters, model, abstime != nullptr);
+    if (!timed_out) emit_sync(EventKind::Acquire, me, c, WaitKind::Cond);
   }
   mutex_reacquire_after_wait(me, m, count);
   return timed_out ? ETIMEDOUT : 0;
@@ -30,6 +32,7 @@ int cond_wait(Thread* me, pthread_cond_t* c, pthread_mutex_t* m, const timespec*
 
 int cond_signal(Thread* me, pthread_cond_t* c) {
   point(me, PointKind::Sync);
+  emit_sync(EventKind::Release, me, c, WaitKind::Cond);
   Model* model = g_rt.objects.find(c, ModelKind::Cond);
   if (model == nullptr || model->waiters.empty()) return 0;
   Thread* chosen = choose_waiter(model, WakeKind::CondSignal);
@@ -41,6 +44,7 @@ int cond_signal(Thread* me, pthread_cond_t* c) {
 
 int cond_broadcast(Thread* me, pthread_cond_t* c) {
   point(me, PointKind::Sync);
+  emit_sync(EventKind::Release, me, c, WaitKind::Cond);
   if (Model* model = g_rt.objects.find(c, ModelKind::Cond)) wake_all(model);
   return 0;
 }

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 
+#include "collectors.h"
 #include "engine.h"
 #include "models.h"
 #include "report.h"
@@ -31,8 +32,10 @@ long futex(Thread* me, std::uint32_t* word, int op, std::uint32_t value, const t
       errno = ETIMEDOUT;
       return -1;
     }
+    emit_sync(EventKind::Acquire, me, word, WaitKind::Futex);
     return 0;
   }
+  emit_sync(EventKind::Release, me, word, WaitKind::Futex);
   Model* model = g_rt.objects.find(word, ModelKind::Futex);
   long woken = 0;
   while (model != nullptr && !model->waiters.empty() && woken < static_cast<long>(value)) {

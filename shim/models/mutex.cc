@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <climits>
 
+#include "collectors.h"
 #include "engine.h"
 #include "models.h"
 #include "report.h"
@@ -22,9 +23,11 @@ void take(Thread* me, pthread_mutex_t* m, unsigned count) {
   m->__data.__owner = me->os_tid;
   m->__data.__count = mutex_type(m) == PTHREAD_MUTEX_RECURSIVE ? count : 0;
   ++m->__data.__nusers;
+  emit_sync(EventKind::Acquire, me, m, WaitKind::Mutex);
 }
 
-void release(pthread_mutex_t* m) {
+void release(Thread* me, pthread_mutex_t* m) {
+  emit_sync(EventKind::Release, me, m, WaitKind::Mutex);
   m->__data.__lock = 0;
   m->__data.__owner = 0;
   m->__data.__count = 0;
@@ -77,13 +80,13 @@ int mutex_unlock(Thread* me, pthread_mutex_t* m) {
     if (m->__data.__lock == 0 || m->__data.__owner != me->os_tid) return EPERM;
     if (type == PTHREAD_MUTEX_RECURSIVE && --m->__data.__count > 0) return 0;
   }
-  release(m);
+  release(me, m);
   return 0;
 }
 
-unsigned mutex_release_for_wait(Thread*, pthread_mutex_t* m) {
+unsigned mutex_release_for_wait(Thread* me, pthread_mutex_t* m) {
   unsigned count = m->__data.__count;
-  release(m);
+  release(me, m);
   return count;
 }
 

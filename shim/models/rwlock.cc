@@ -4,6 +4,7 @@
 // are not modelled. A read lock taken while holding the write lock gives EDEADLK, as in glibc.
 #include <cerrno>
 
+#include "collectors.h"
 #include "engine.h"
 #include "models.h"
 #include "report.h"
@@ -27,6 +28,7 @@ int acquire(Thread* me, pthread_rwlock_t* rw, bool write, WaitMode mode, const t
       model = holders(rw);
       if (write) model->writer = me;
       else ++model->readers;
+      emit_sync(EventKind::Acquire, me, rw, write ? WaitKind::RwlockWrite : WaitKind::RwlockRead);
       return 0;
     }
     if (model->writer == me) return EDEADLK;
@@ -55,6 +57,7 @@ int rwlock_unlock(Thread* me, pthread_rwlock_t* rw) {
   if (model->writer == me) model->writer = nullptr;
   else if (model->writer == nullptr && model->readers > 0) --model->readers;
   else return EPERM;
+  emit_sync(EventKind::Release, me, rw, WaitKind::RwlockWrite);
   wake_all(model);
   return 0;
 }

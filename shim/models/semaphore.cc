@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdint>
 
+#include "collectors.h"
 #include "engine.h"
 #include "models.h"
 #include "report.h"
@@ -26,6 +27,7 @@ int semaphore_wait(Thread* me, sem_t* s, WaitMode mode, const timespec* abstime)
   for (;;) {
     if (std::uint32_t v = value(s); v > 0) {
       set_value(s, v - 1);
+      emit_sync(EventKind::Acquire, me, s, WaitKind::Semaphore);
       return 0;
     }
     if (mode == WaitMode::Try) return EAGAIN;
@@ -42,6 +44,7 @@ int semaphore_post(Thread* me, sem_t* s) {
   std::uint32_t v = value(s);
   if (v >= static_cast<std::uint32_t>(SEM_VALUE_MAX)) return EOVERFLOW;
   set_value(s, v + 1);
+  emit_sync(EventKind::Release, me, s, WaitKind::Semaphore);
   if (Model* model = g_rt.objects.find(s, ModelKind::Semaphore)) wake_all(model);
   return 0;
 }

@@ -3,6 +3,7 @@
 // glibc's encoding: spinlock 0 = free, 1 = held; once 0 = not run, 1 = running, 2 = done.
 #include <cerrno>
 
+#include "collectors.h"
 #include "engine.h"
 #include "models.h"
 #include "report.h"
@@ -34,11 +35,13 @@ int spin_lock(Thread* me, pthread_spinlock_t* s, WaitMode mode) {
     block(me, WaitKind::Spin, const_cast<int*>(s), &model->waiters, model, false);
   }
   *s = 1;
+  emit_sync(EventKind::Acquire, me, const_cast<int*>(s), WaitKind::Spin);
   return 0;
 }
 
 int spin_unlock(Thread* me, pthread_spinlock_t* s) {
   point(me, PointKind::Sync);
+  emit_sync(EventKind::Release, me, const_cast<int*>(s), WaitKind::Spin);
   *s = 0;
   wake_waiters(const_cast<int*>(s), ModelKind::Spin);
   return 0;
@@ -48,7 +51,10 @@ int once(Thread* me, pthread_once_t* control, void (*routine)(void)) {
   point(me, PointKind::Sync);
   for (;;) {
     int state = *control;
-    if (state & kOnceDone) return 0;
+    if (state & kOnceDone) {
+      emit_sync(EventKind::Acquire, me, control, WaitKind::Once);
+      return 0;
+    }
     if (state & kOnceRunning) {
       Model* model = waiters_of(control, ModelKind::Once);
       block(me, WaitKind::Once, control, &model->waiters, model, false);
@@ -63,6 +69,7 @@ int once(Thread* me, pthread_once_t* control, void (*routine)(void)) {
       wake_waiters(control, ModelKind::Once);
       throw;
     }
+    emit_sync(EventKind::Release, me, control, WaitKind::Once);
     *control = kOnceDone;
     wake_waiters(control, ModelKind::Once);
     return 0;

@@ -10,11 +10,14 @@
 #include <cerrno>
 #include <cstdint>
 
+#include "collectors.h"
 #include "crash.h"
+#include "tsan/access.h"
 #include "engine.h"
 #include "models.h"
 #include "real.h"
 #include "report.h"
+#include "stack.h"
 #include "watchdog.h"
 
 namespace ctrlsched::shim {
@@ -29,6 +32,7 @@ void* trampoline(void* arg) {
   install_alternate_stack(me);
   ++tls_shim_depth;
   park(me);
+  emit(EventKind::ThreadStart, me, 0, 0);
   --tls_shim_depth;
   void* result = me->c11_start
                      ? reinterpret_cast<void*>(static_cast<std::intptr_t>(me->c11_start(me->arg)))
@@ -82,6 +86,9 @@ int thread_create(Thread* me, pthread_t* out, const pthread_attr_t* attr, void* 
     return rc;
   }
   child->detached = detach_state == PTHREAD_CREATE_DETACHED;
+  set_thread_local_ranges(child, child->handle);
+  me->stack_size = 0;  // the creator may hand the child pointers into its stack
+  emit(EventKind::ThreadCreate, me, child->id, site_of(me->sync_pc));
   ++g_rt.runnable;
   g_rt.recorder->on_thread_created(child->id, me->id);
   g_rt.record->threads_created = g_rt.threads.count();
@@ -104,6 +111,7 @@ int thread_join(Thread* me, pthread_t handle, void** result, WaitMode mode, cons
       return ETIMEDOUT;
   }
   target->joined = true;
+  emit(EventKind::ThreadJoin, me, target->id, site_of(me->sync_pc));
   if (!target->reaped && target->id != 0) {
     REAL(pthread_join)(target->handle, nullptr);
     target->reaped = true;

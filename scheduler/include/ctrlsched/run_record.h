@@ -18,10 +18,12 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ctrlsched/trace_format.h"
+
 namespace ctrlsched {
 
 inline constexpr std::uint32_t kRunRecordMagic = 0x52525343;  // "CSRR"
-inline constexpr std::uint32_t kRunRecordVersion = 1;
+inline constexpr std::uint32_t kRunRecordVersion = 2;
 inline constexpr const char* kRecordFdEnv = "CTRLSCHED_RECORD_FD";
 
 // What the shim saw. The driver adds Timeout (it killed the run) and derives exit/signal
@@ -117,6 +119,15 @@ struct UncontrolledInfo {
   Frame location;                 // its user-space pc as "module+0xoffset"
 };
 
+// The modules loaded in the test process (refreshed after dlopen), so sites in traces and stacks
+// can be symbolized after the process is gone.
+inline constexpr std::size_t kMaxRecordedModules = 64;
+struct ModuleTable {
+  std::uint32_t count;
+  std::uint32_t reserved;
+  TraceModule modules[kMaxRecordedModules];
+};
+
 struct RunRecord {
   // Header, written by the driver.
   std::uint32_t magic;
@@ -147,6 +158,10 @@ struct RunRecord {
   DeadlockInfo deadlock;
   DivergenceInfo divergence;
   UncontrolledInfo uncontrolled;
+  ModuleTable modules;
+  std::uint64_t trace_events;     // events written to the trace region (trace runs only)
+  std::uint32_t trace_truncated;
+  std::uint32_t reserved1;
 };
 
 inline constexpr std::uint64_t kRunRecordBytes = 32ull << 20;       // 32 MiB, sparse

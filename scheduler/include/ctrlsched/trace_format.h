@@ -1,0 +1,87 @@
+// The event stream of one run, as the shim emits it and as trace files store it.
+//
+// Events are fixed-size records. Sites are program counters relative to their module:
+// site = (module index << 48) | offset, where the module index refers to the module table of the
+// run (RunRecord::modules, copied into the trace file), and offset = pc - the module's load bias
+// (so it is what DWARF tools expect for PIE executables and shared libraries). Site 0 = unknown.
+// For accesses the pc is the return address of the hook call (just after the call, inside the
+// instrumented function); symbolize site - 1 to get the access's line.
+//
+// Happens-before (see localize/trace/happens_before.h) is derived from the synchronization events:
+//   ThreadCreate (parent releases to the child)  ThreadStart (child acquires)
+//   ThreadExit (releases to joiners)             ThreadJoin (joiner acquires)
+//   Release(object) / Acquire(object)            mutex unlock/lock, semaphore post/wait,
+//                                                condvar signal/wakeup, rwlock, spin, once,
+//                                                barrier rounds, futex wake/wait
+//   AtomicStore releases, AtomicLoad acquires, AtomicRmw does both (sequential consistency).
+//
+// Trace file (version 1), little-endian:
+//   TraceFileHeader, then module_count × TraceModule, then event_count × TraceEvent.
+#pragma once
+
+#include <cstdint>
+
+namespace ctrlsched {
+
+enum class EventKind : std::uint8_t {
+  Read = 0,         // address, size: a plain shared read
+  Write = 1,        // address, size: a plain shared write
+  AtomicLoad = 2,
+  AtomicStore = 3,
+  AtomicRmw = 4,    // exchange, fetch_*, compare-exchange (even a failed one: it reads)
+  FuncEntry = 5,    // site = the call site; pushes onto the thread's stack
+  FuncExit = 6,
+  ThreadCreate = 7, // address = the child's thread id
+  ThreadStart = 8,  // first event of every thread but T0
+  ThreadExit = 9,
+  ThreadJoin = 10,  // address = the joined thread's id
+  Acquire = 11,     // address = sync object (aux = WaitKind of the object)
+  Release = 12,     // address = sync object (aux = WaitKind of the object)
+  Switch = 13,      // the scheduler handed the baton from `thread` to thread `address`
+};
+
+inline constexpr std::uint64_t kSiteModuleShift = 48;
+inline constexpr std::uint64_t kSiteOffsetMask = (std::uint64_t{1} << kSiteModuleShift) - 1;
+
+struct TraceEvent {
+  std::uint8_t kind;     // EventKind
+  std::uint8_t size;     // access size in bytes (accesses), 0 otherwise
+  std::uint16_t aux;     // sync events: WaitKind of the object
+  std::uint32_t thread;  // ThreadId
+  std::uint64_t address;
+  std::uint64_t site;
+};
+static_assert(sizeof(TraceEvent) == 24);
+
+// Where the shim writes events during a run: a memfd passed in CTRLSCHED_TRACE_FD, starting with
+// this header; events follow at offset sizeof(TraceRegionHeader).
+inline constexpr const char* kTraceFdEnv = "CTRLSCHED_TRACE_FD";
+inline constexpr std::uint64_t kTraceRegionBytes = 1ull << 30;  // sparse
+struct TraceRegionHeader {
+  std::uint64_t capacity_events;
+  std::uint64_t event_count;
+  std::uint32_t truncated;
+  std::uint32_t reserved;
+};
+
+inline constexpr char kTraceFileMagic[8] = {'C', 'S', 'T', 'R', 'A', 'C', 'E', '\0'};
+inline constexpr std::uint32_t kTraceFileVersion = 1;
+
+struct TraceFileHeader {
+  char magic[8];
+  std::uint32_t version;
+  std::uint32_t module_count;
+  std::uint64_t event_count;
+  std::uint32_t truncated;
+  std::uint32_t reserved;
+  std::uint64_t schedule_hash;
+  char handle[128];
+};
+
+struct TraceModule {
+  char path[240];
+  std::uint64_t bias;
+  std::uint64_t size;
+};
+
+}  // namespace ctrlsched

@@ -1,0 +1,65 @@
+#include "access.h"
+
+#include <pthread.h>
+
+#include "../engine.h"
+#include "../stack.h"
+
+namespace ctrlsched::shim {
+
+namespace {
+// Static TLS sits just below the thread pointer on x86-64 (TLS variant II); the thread control
+// block follows it. Larger thread_local data is simply not filtered (costs steps, not results).
+constexpr std::uintptr_t kStaticTlsBelow = 8 * 1024;
+constexpr std::uintptr_t kTcbAbove = 4 * 1024;
+bool g_instrumented_before_start = false;
+}  // namespace
+
+void access_slow(Thread* me, std::uintptr_t address, unsigned size, EventKind kind,
+                 std::uintptr_t pc) {
+  if (me->state == ThreadState::Exited) return;
+  ShimEntry entry(me);
+  if (g_rt.access_points) point(me, PointKind::Access);
+  if (address != 0) emit(kind, me, address, site_of(pc), static_cast<std::uint8_t>(size));
+}
+
+void on_func_entry(std::uintptr_t pc) {
+  Thread* me = tls_self;
+  if (me == nullptr || !g_rt.active || !collecting() || me->state == ThreadState::Exited) return;
+  emit(EventKind::FuncEntry, me, 0, site_of(pc));
+}
+
+void on_func_exit() {
+  Thread* me = tls_self;
+  if (me == nullptr || !g_rt.active || !collecting() || me->state == ThreadState::Exited) return;
+  emit(EventKind::FuncExit, me, 0, 0);
+}
+
+void on_tsan_init() {
+  if (g_rt.record != nullptr) g_rt.record->instrumented = 1;
+  else g_instrumented_before_start = true;
+}
+
+void on_annotation(std::uintptr_t address, bool release) {
+  Thread* me = tls_self;
+  if (me == nullptr || !g_rt.active || me->state == ThreadState::Exited) return;
+  emit(release ? EventKind::Release : EventKind::Acquire, me, address, 0);
+}
+
+void set_thread_local_ranges(Thread* t, pthread_t handle) {
+  auto tp = static_cast<std::uintptr_t>(handle);
+  t->tls_lo = tp - kStaticTlsBelow;
+  t->tls_size = kStaticTlsBelow + kTcbAbove;
+  pthread_attr_t attr;
+  if (pthread_getattr_np(handle, &attr) != 0) return;
+  void* stack = nullptr;
+  std::size_t size = 0;
+  if (pthread_attr_getstack(&attr, &stack, &size) == 0) {
+    t->stack_lo = reinterpret_cast<std::uintptr_t>(stack);
+    t->stack_size = size;
+  }
+  pthread_attr_destroy(&attr);
+  if (g_instrumented_before_start && g_rt.record) g_rt.record->instrumented = 1;
+}
+
+}  // namespace ctrlsched::shim

@@ -1,0 +1,47 @@
+// What the shim does at an instrumented access or atomic (hooks in tsan_abi.inc).
+//
+// Fast path first: an access by a thread the shim does not control, or to thread-local memory,
+// or with neither access points nor collectors active, returns after a few loads and compares,
+// with no system call and no allocation (thread state is initial-exec TLS).
+//
+// Thread-local filtering: the compiler already leaves out locals whose address never escapes.
+// Of the rest, accesses to the thread's static TLS block, and to its own stack until it creates
+// a thread (from then on it may have handed out pointers into its stack, as a test's main()
+// often does), are neither scheduling points nor trace events.
+#pragma once
+
+#include <cstdint>
+
+#include "../collectors.h"
+#include "../runtime.h"
+
+namespace ctrlsched::shim {
+
+void access_slow(Thread* me, std::uintptr_t address, unsigned size, EventKind kind,
+                 std::uintptr_t pc);
+
+inline bool is_thread_local(const Thread* me, std::uintptr_t a) {
+  return a - me->tls_lo < me->tls_size || a - me->stack_lo < me->stack_size;
+}
+
+inline void on_access(std::uintptr_t address, unsigned size, EventKind kind, std::uintptr_t pc) {
+  Thread* me = tls_self;
+  if (__builtin_expect(me == nullptr || !g_rt.active, 0)) return;
+  if (is_thread_local(me, address)) return;
+  if (!g_rt.access_points && !collecting()) return;
+  access_slow(me, address, size, kind, pc);
+}
+
+inline void on_atomic(std::uintptr_t address, unsigned size, EventKind kind, std::uintptr_t pc) {
+  on_access(address, size, kind, pc);
+}
+
+void on_func_entry(std::uintptr_t pc);
+void on_func_exit();
+void on_tsan_init();
+void on_annotation(std::uintptr_t address, bool release);
+
+// Thread-local ranges of a thread (its TLS below the thread pointer `handle`, and its stack).
+void set_thread_local_ranges(Thread* t, pthread_t handle);
+
+}  // namespace ctrlsched::shim
