@@ -80,7 +80,8 @@ std::vector<std::string> child_environment(const char* const* parent, const std:
     } else if (starts_with_var(*entry, "GLIBC_TUNABLES")) {
       const char* old = *entry + std::strlen("GLIBC_TUNABLES=");
       if (*old) tunables = std::string(old) + ":" + kMallocTunables;
-    } else if (!starts_with_var(*entry, kRecordFdEnv)) {
+    } else if (!starts_with_var(*entry, kRecordFdEnv) && !starts_with_var(*entry, kTraceFdEnv)) {
+      // (An inherited record or trace descriptor would name some unrelated fd in the child.)
       env.emplace_back(*entry);
     }
   }

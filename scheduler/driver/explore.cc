@@ -84,7 +84,7 @@ ExitCode run_seeds(const CommandLine& cl) {
   PrefixTracker tracker(count, o.stop_after);
   std::map<std::uint64_t, Schedule> kept;  // the lowest failing seed indices, at most kSavedSchedules
   std::uint64_t done = 0, failures = 0;
-  bool decode_warned = false;
+  std::optional<std::pair<std::uint64_t, std::string>> save_problem;
   Progress progress(!o.quiet, count);
 
   PoolOptions pool_options;
@@ -105,13 +105,13 @@ ExitCode run_seeds(const CommandLine& cl) {
         spec.seed = header.seed_start + run.index;
         RunResult result = collect_result(run, spec, context, cl.target);
         const bool failed = result.failed();
-        if (failed && saving && !run.region.record().output_log_truncated) {
-          if (auto decisions = run.region.output_decisions()) {
-            kept.emplace(run.index, Schedule{result.handle, result.schedule_hash, std::move(*decisions)});
+        if (failed && saving) {
+          std::string problem;
+          if (auto schedule = recorded_schedule(run.region, result.handle, &problem)) {
+            kept.emplace(run.index, std::move(*schedule));
             if (kept.size() > kSavedSchedules) kept.erase(std::prev(kept.end()));
-          } else if (!decode_warned) {
-            warn("the schedule of seed " + std::to_string(spec.seed) + " could not be decoded; not saved");
-            decode_warned = true;
+          } else if (!save_problem || save_problem->first > run.index) {
+            save_problem.emplace(run.index, problem);  // warn about the lowest seed only
           }
         }
         results[static_cast<std::size_t>(run.index)] = std::move(result);
@@ -130,6 +130,10 @@ ExitCode run_seeds(const CommandLine& cl) {
   results.clear();
   finish_report(report);
 
+  if (save_problem && save_problem->first < reported) {
+    warn("seed " + std::to_string(header.seed_start + save_problem->first) + ": " + save_problem->second +
+         "; schedule not saved");
+  }
   for (const auto& [index, schedule] : kept) {
     if (index >= reported) continue;
     if (const std::string warning = store.save(header.seed_start + index, schedule); !warning.empty()) {

@@ -37,6 +37,16 @@ std::string synopsis(const OptionInfo& option) {
   return text;
 }
 
+// Markdown tables split cells at '|', so "random | pct" is written "random \| pct".
+std::string table_cell(const char* text) {
+  std::string cell;
+  for (const char* c = text; *c; ++c) {
+    if (*c == '|') cell += '\\';
+    cell += *c;
+  }
+  return cell;
+}
+
 constexpr OptionScope kScopeOrder[] = {OptionScope::Seeds, OptionScope::Spec, OptionScope::Replay,
                                        OptionScope::Common};
 
@@ -76,7 +86,7 @@ std::string options_markdown() {
   for (const OptionInfo& option : option_table()) {
     text += "| `" + synopsis(option) + "` | ";
     text += *option.default_text ? "`" + std::string(option.default_text) + "`" : std::string("—");
-    text += std::string(" | ") + scope_cell(option.scope) + " | " + option.help + " |\n";
+    text += std::string(" | ") + scope_cell(option.scope) + " | " + table_cell(option.help) + " |\n";
   }
   return text;
 }

@@ -160,7 +160,14 @@ void validate(const CommandLine& cl) {
       usage_error("replay needs a handle, --seed S or --schedule FILE before the test program");
     }
   }
-  if (cl.target.empty()) usage_error("missing the test program to run");
+  if (cl.target.empty()) {
+    if (cl.handle && (cl.handle->empty() || cl.handle->find('/') != std::string::npos ||
+                      cl.handle->find(':') == std::string::npos)) {
+      usage_error("replay needs a handle, --seed S or --schedule FILE before the test program ('" +
+                  *cl.handle + "' is not a handle)");
+    }
+    usage_error("missing the test program to run");
+  }
   if (*o.strategy == StrategyKind::Pct && g.preemption_bound) {
     usage_error("--preemption-bound only applies to --strategy random");
   }

@@ -13,6 +13,9 @@
 namespace ctrlsched::driver {
 namespace {
 
+// Frames shown per blocked thread: enough to see the lock call and its caller.
+constexpr std::size_t kDeadlockFrames = 4;
+
 std::string basename_of(const std::string& path) {
   const std::size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -141,7 +144,9 @@ FailureDetails deadlock(const RunRecord& record, const ClassifyContext& context)
     const std::string wait = describe_wait(blocked);
     if (i < 3) waits += (i ? "; " : "") + wait;
     f.details.push_back(wait);
-    for (const std::string& frame : render_stack(blocked.stack, context)) f.details.push_back("    at " + frame);
+    const std::vector<std::string> frames = render_stack(blocked.stack, context);
+    for (std::size_t k = 0; k < std::min(frames.size(), kDeadlockFrames); ++k) f.details.push_back("    at " + frames[k]);
+    if (frames.size() > kDeadlockFrames) f.details.push_back("    …");
     tops.insert(top_frame(blocked.stack, context));
     if (i == 0) locate_top(f, blocked.stack, context);
   }
@@ -203,7 +208,8 @@ Classification classify(const RunRecord& record, const ChildExit& exit, const Cl
   }
   // 3. It ran without the shim: its outcome says nothing about schedules.
   if (!record.shim_started) {
-    c.problem = LaunchProblem::ShimNotLoaded;
+    const bool startup_error = static_cast<ShimOutcome>(record.outcome) == ShimOutcome::ShimError;
+    c.problem = startup_error ? LaunchProblem::ShimFailed : LaunchProblem::ShimNotLoaded;
     return c;
   }
   // 4. What the shim saw.

@@ -19,6 +19,7 @@ enum class LaunchProblem {
   None,
   CannotRun,      // exec failed or the loader gave up (exit 127 before the shim started)
   ShimNotLoaded,  // the program ran but the shim never started (e.g. a setuid binary)
+  ShimFailed,     // the shim loaded but its start-up failed (failure.message says why)
 };
 
 struct Classification {

@@ -120,7 +120,7 @@ ExitCode run_replay(const CommandLine& cl) {
     RunResult result;
     ReplayVerdict verdict;
     std::optional<Schedule> schedule;
-    bool truncated = false;
+    std::string save_problem;
   };
   RunSpec run_spec = plan.spec;
   run_spec.expected_hash.reset();
@@ -132,13 +132,10 @@ ExitCode run_replay(const CommandLine& cl) {
     out.verdict = replay_verdict(out.result.kind == OutcomeKind::Diverged, d.decision_index, d.step,
                                  record_text(d.what), record.schedule_hash,
                                  run.exit.timed_out ? std::nullopt : plan.expected_hash);
-    out.truncated = record.output_log_truncated != 0;
-    if (o.save_schedule && !out.truncated) {
-      if (auto decisions = run.region.output_decisions()) {
-        // A Replay spec has no handle of its own: keep the one the schedule file carried.
-        const std::string& handle = plan.file_handle.empty() ? out.result.handle : plan.file_handle;
-        out.schedule = Schedule{handle, record.schedule_hash, std::move(*decisions)};
-      }
+    if (o.save_schedule) {
+      // A Replay spec has no handle of its own: keep the one the schedule file carried.
+      const std::string& handle = plan.file_handle.empty() ? out.result.handle : plan.file_handle;
+      out.schedule = recorded_schedule(run.region, handle, &out.save_problem);
     }
     return out;
   });
@@ -157,8 +154,7 @@ ExitCode run_replay(const CommandLine& cl) {
 
   if (o.save_schedule) {
     if (!outcome.schedule) {
-      warn(outcome.truncated ? "the schedule is too long for the run record; not saved"
-                             : "the run's schedule could not be decoded; not saved");
+      warn(outcome.save_problem + "; schedule not saved");
     } else if (const std::string warning = write_schedule_file(*o.save_schedule, *outcome.schedule);
                !warning.empty()) {
       warn(warning);

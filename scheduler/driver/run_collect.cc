@@ -24,10 +24,14 @@ RunResult collect_result(const FinishedRun& run, RunSpec spec, const ClassifyCon
     if (!output.empty()) message += ": " + output;
     throw DriverError(ExitCode::CannotRun, message);
   }
+  if (c.problem == LaunchProblem::ShimFailed) {
+    throw DriverError(ExitCode::CannotRun, "the ctrlsched shim could not start in " + target + ": " +
+                                               record_text(record.failure.message));
+  }
   if (c.problem == LaunchProblem::ShimNotLoaded) {
     throw DriverError(ExitCode::CannotRun,
-                      target + " ran without the ctrlsched shim (it never took control: a setuid program, "
-                               "or a loader that ignores LD_PRELOAD?)");
+                      target + " ran without the ctrlsched shim (it never took control: a setuid program, a "
+                               "loader that ignores LD_PRELOAD, or a shim library from another build)");
   }
   RunResult result;
   result.seed = spec.seed;

@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -101,6 +102,27 @@ std::optional<std::vector<Decision>> RunRecordRegion::output_decisions() const {
   const std::uint64_t bytes = std::min<std::uint64_t>(r.output_log_bytes, kLogRegionBytes);
   const auto* base = reinterpret_cast<const std::uint8_t*>(record_) + kLogRegionOffset + kLogRegionBytes;
   return decode_decisions(std::span<const std::uint8_t>(base, static_cast<std::size_t>(bytes)));
+}
+
+std::optional<Schedule> recorded_schedule(const RunRecordRegion& region, const std::string& handle,
+                                          std::string* problem) {
+  const RunRecord& record = region.record();
+  if (record.output_log_truncated) {
+    *problem = "the decision log overflowed the run record";
+    return std::nullopt;
+  }
+  std::optional<std::vector<Decision>> decisions = region.output_decisions();
+  if (!decisions) {
+    *problem = "the decision log is malformed";
+    return std::nullopt;
+  }
+  const std::uint64_t hash = hash_decisions(*decisions);
+  if (hash != record.schedule_hash) {
+    *problem = "the decision log hashes to " + format_hash(hash) + " but the record says " +
+               format_hash(record.schedule_hash);
+    return std::nullopt;
+  }
+  return Schedule{handle, hash, std::move(*decisions)};
 }
 
 }  // namespace ctrlsched::driver

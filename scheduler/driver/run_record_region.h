@@ -6,12 +6,15 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <span>
 #include <vector>
 
 #include "ctrlsched/decision.h"
 #include "ctrlsched/run_record.h"
 #include "ctrlsched/run_spec.h"
+#include "ctrlsched/schedule.h"
 
 namespace ctrlsched::driver {
 
@@ -44,5 +47,11 @@ class RunRecordRegion {
   int fd_ = -1;
   RunRecord* record_ = nullptr;
 };
+
+// The schedule a finished run logged, named by `handle`; nullopt with a reason in `problem` when
+// the log was truncated, does not decode, or does not hash to the record's schedule hash (a file
+// that parse_schedule would reject must never be written).
+std::optional<Schedule> recorded_schedule(const RunRecordRegion& region, const std::string& handle,
+                                          std::string* problem);
 
 }  // namespace ctrlsched::driver
