@@ -7,7 +7,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <limits>
 
 #include "exit_codes.h"
 
@@ -27,9 +26,6 @@ constexpr OptionInfo kOptions[] = {
 #undef CTRLSCHED_OPTION
 };
 
-// Must match run_spec.cc, which rejects deeper PCT handles.
-constexpr std::uint64_t kMaxDepth = 1000;
-constexpr std::uint64_t kMaxJobs = 1024;
 constexpr double kMaxSeconds = 1e7;
 
 std::string dashed(std::string_view name) { return "--" + std::string(name); }
@@ -106,15 +102,6 @@ void mark_given(OptionsGiven& given, OptionId id) {
   }
 }
 
-bool is_given(const OptionsGiven& given, std::size_t index) {
-  const bool flags[] = {
-#define CTRLSCHED_OPTION(id, long_name, short_name, metavar, kind, def, scope, help) given.id,
-#include "options.def"
-#undef CTRLSCHED_OPTION
-  };
-  return flags[index];
-}
-
 std::optional<std::size_t> find_long(std::string_view name) {
   for (std::size_t i = 0; i < std::size(kOptions); ++i) {
     if (name == kOptions[i].long_name) return i;
@@ -127,61 +114,6 @@ std::optional<std::size_t> find_short(char name) {
     if (kOptions[i].short_name != 0 && kOptions[i].short_name == name) return i;
   }
   return std::nullopt;
-}
-
-// Scope rules and option combinations, checked once the whole command line is known.
-void validate(const CommandLine& cl) {
-  const Options& o = cl.options;
-  const OptionsGiven& g = cl.given;
-  const bool fixed_run = cl.handle.has_value() || g.schedule;
-  for (std::size_t i = 0; i < std::size(kOptions); ++i) {
-    if (!is_given(g, i)) continue;
-    const std::string name = dashed(kOptions[i].long_name);
-    switch (kOptions[i].scope) {
-      case OptionScope::Seeds:
-        if (cl.mode == Mode::Replay) usage_error(name + " cannot be used with 'ctrlsched replay'");
-        break;
-      case OptionScope::Replay:
-        if (cl.mode == Mode::Seeds) usage_error(name + " is only valid with 'ctrlsched replay'");
-        break;
-      case OptionScope::Spec:
-        if (cl.mode == Mode::Replay && fixed_run) {
-          usage_error(name + " cannot be combined with " +
-                      (g.schedule ? "--schedule" : "a handle") + ": it already fixes the run");
-        }
-        break;
-      case OptionScope::Common:
-        break;
-    }
-  }
-  if (cl.mode == Mode::Replay) {
-    if (g.seed && g.schedule) usage_error("give only one of --seed and --schedule");
-    if (!cl.handle && !g.seed && !g.schedule) {
-      usage_error("replay needs a handle, --seed S or --schedule FILE before the test program");
-    }
-  }
-  if (cl.target.empty()) {
-    if (cl.handle && (cl.handle->empty() || cl.handle->find('/') != std::string::npos ||
-                      cl.handle->find(':') == std::string::npos)) {
-      usage_error("replay needs a handle, --seed S or --schedule FILE before the test program ('" +
-                  *cl.handle + "' is not a handle)");
-    }
-    usage_error("missing the test program to run");
-  }
-  if (*o.strategy == StrategyKind::Pct && g.preemption_bound) {
-    usage_error("--preemption-bound only applies to --strategy random");
-  }
-  if (*o.strategy == StrategyKind::Random && (g.depth || g.pct_steps)) {
-    usage_error(std::string(g.depth ? "--depth" : "--pct-steps") + " only applies to --strategy pct");
-  }
-  if (*o.depth > kMaxDepth) usage_error("--depth must be at most " + std::to_string(kMaxDepth));
-  if (o.preemption_bound && *o.preemption_bound > std::numeric_limits<std::uint32_t>::max()) {
-    usage_error("--preemption-bound is too large");
-  }
-  if (o.jobs && *o.jobs > kMaxJobs) usage_error("--jobs must be at most " + std::to_string(kMaxJobs));
-  if (*o.seed_start > std::numeric_limits<std::uint64_t>::max() - (*o.seeds - 1)) {
-    usage_error("--seed-start + --seeds goes past the largest seed (2^64 - 1)");
-  }
 }
 
 }  // namespace
@@ -247,22 +179,8 @@ CommandLine parse_command_line(std::span<const std::string> args) {
     mark_given(cl.given, OptionId{*index});
   }
   if (cl.options.help || cl.options.version) return cl;
-  validate(cl);
+  validate_command_line(cl);
   return cl;
-}
-
-RunSpec spec_from_options(const Options& options) {
-  RunSpec spec;
-  spec.strategy = *options.strategy;
-  spec.pct_depth = static_cast<std::uint32_t>(*options.depth);
-  spec.pct_steps = options.pct_steps.value_or(0);
-  if (spec.strategy == StrategyKind::Random && options.preemption_bound) {
-    spec.preemption_bound = static_cast<std::uint32_t>(*options.preemption_bound);
-  }
-  spec.spurious_wakeups = options.spurious_wakeups;
-  spec.points = *options.points;
-  spec.max_steps = *options.max_steps;
-  return spec;
 }
 
 }  // namespace ctrlsched::driver

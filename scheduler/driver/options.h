@@ -70,6 +70,9 @@ struct CommandLine {
 // be missing and nothing else is validated.
 CommandLine parse_command_line(std::span<const std::string> args);
 
+// Scope rules and option combinations (options_rules.cc); parse_command_line calls it.
+void validate_command_line(const CommandLine& command_line);
+
 // The spec the options describe (seed 0, no hash). pct_steps stays 0 when --pct-steps was not
 // given: the caller calibrates.
 RunSpec spec_from_options(const Options& options);

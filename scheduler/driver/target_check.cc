@@ -128,6 +128,11 @@ std::string check_target(const std::string& as_written) {
   if (::access(path.c_str(), X_OK) != 0) {
     cannot_run(path + " is not executable (" + std::strerror(errno) + ")");
   }
+  // The loader runs a program that changes its user or group in secure mode, which ignores
+  // LD_PRELOAD: the shim would never load. (Set-id to ourselves changes nothing.)
+  if (((st.st_mode & S_ISUID) && st.st_uid != ::geteuid()) || ((st.st_mode & S_ISGID) && st.st_gid != ::getegid())) {
+    cannot_run(path + " is a set-user-ID or set-group-ID program; the loader ignores LD_PRELOAD for it");
+  }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) cannot_run(path + ": cannot read it (" + std::strerror(errno) + ")");
   std::vector<std::uint8_t> head(sizeof(Elf64_Ehdr));
