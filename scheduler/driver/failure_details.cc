@@ -131,29 +131,38 @@ FailureDetails signal_failure(const RunRecord& record, const ClassifyContext& co
   return f;
 }
 
+// Threads waiting to join are victims of a deadlock, not its cause: the message, the location
+// and the signature are about the others (all threads only if every one waits for a join), so
+// the same lock cycle groups together whoever happens to be joining it.
 FailureDetails deadlock_failure(const RunRecord& record, const ClassifyContext& context) {
   const DeadlockInfo& info = record.deadlock;
   FailureDetails f;
   f.kind = OutcomeKind::Deadlock;
   const std::uint32_t reported = std::min<std::uint32_t>(info.reported, kMaxReportedBlocked);
-  std::set<std::string> tops;
-  std::string waits;
+  std::vector<const BlockedThread*> causes;
   for (std::uint32_t i = 0; i < reported; ++i) {
     const BlockedThread& blocked = info.threads[i];
-    const std::string wait = describe_wait(blocked);
-    if (i < 3) waits += (i ? "; " : "") + wait;
-    f.details.push_back(wait);
+    if (static_cast<WaitKind>(blocked.wait_kind) != WaitKind::Join) causes.push_back(&blocked);
+    f.details.push_back(describe_wait(blocked));
     const std::vector<std::string> frames = render_stack(blocked.stack, context);
     for (std::size_t k = 0; k < std::min(frames.size(), kDeadlockFrames); ++k) f.details.push_back("    at " + frames[k]);
     if (frames.size() > kDeadlockFrames) f.details.push_back("    …");
-    tops.insert(top_frame(blocked.stack, context));
-    if (i == 0) locate_top(f, blocked.stack, context);
+  }
+  if (causes.empty()) {
+    for (std::uint32_t i = 0; i < reported; ++i) causes.push_back(&info.threads[i]);
   }
   if (info.blocked_count > reported) {
     f.details.push_back("(" + std::to_string(info.blocked_count - reported) + " more blocked threads not shown)");
   }
+  std::string waits;
+  std::set<std::string> tops;
+  for (std::size_t i = 0; i < causes.size(); ++i) {
+    if (i < 3) waits += (i ? "; " : "") + describe_wait(*causes[i]);
+    tops.insert(top_frame(causes[i]->stack, context));
+  }
+  if (!causes.empty()) locate_top(f, causes.front()->stack, context);
   f.message = "deadlock: " + std::to_string(info.blocked_count) + " threads blocked";
-  if (!waits.empty()) f.message += " — " + waits + (reported > 3 ? "; …" : "");
+  if (!waits.empty()) f.message += " — " + waits + (causes.size() > 3 ? "; …" : "");
   f.signature = "deadlock";
   for (const std::string& top : tops) f.signature += "|" + top;
   return f;

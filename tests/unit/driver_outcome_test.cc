@@ -142,6 +142,20 @@ TEST_CASE("joins, hangs, exits, divergences and shim errors") {
   j->deadlock.threads[0].wait_kind = static_cast<std::uint32_t>(WaitKind::Join);
   j->deadlock.threads[0].holder = 3;
   CHECK(classify(*j, {false, exited(86)}, {}).failure->details.front() == "T0 waits to join T3");
+  CHECK(classify(*j, {false, exited(86)}, {}).failure->message == "deadlock: 1 threads blocked — T0 waits to join T3");
+  // With a lock cycle present, the joiner is left out of the message and the signature.
+  j->deadlock.blocked_count = j->deadlock.reported = 2;
+  j->deadlock.threads[1] = {};
+  j->deadlock.threads[1].thread = 3;
+  j->deadlock.threads[1].wait_kind = static_cast<std::uint32_t>(WaitKind::Mutex);
+  j->deadlock.threads[1].object = 0x10;
+  j->deadlock.threads[1].holder = -1;
+  j->deadlock.threads[1].stack.count = 1;
+  SET(j->deadlock.threads[1].stack.frames[0].text, "/bin/t+0x50");
+  const Classification cycle = classify(*j, {false, exited(86)}, fake_symbols());
+  CHECK(cycle.failure->message == "deadlock: 2 threads blocked — T3 waits for mutex 0x10");
+  CHECK(cycle.failure->signature == "deadlock|fn@/bin/t+0x50");
+  CHECK(cycle.failure->details.size() == 3);
 
   auto h = started_record();
   h->outcome = static_cast<std::uint32_t>(ShimOutcome::Hang);
