@@ -1,0 +1,62 @@
+// A recorded schedule being followed or checked, decision by decision; the shared part of
+// ReplayStrategy and VerifyingStrategy.
+//
+// It hands out the recorded decisions in order and, at the first one that does not fit the run,
+// records a Divergence whose one-line text says what was recorded and what the run offered.
+// Runs inside the shim: after construction it never allocates (the divergence text is built in a
+// buffer reserved up front and truncated to fit).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ctrlsched/decision.h"
+#include "ctrlsched/strategy.h"
+
+namespace ctrlsched {
+
+// One question the run asks, with the options it offers.
+struct DecisionRequest {
+  DecisionKind kind;
+  std::uint64_t step = 0;                  // scheduling step; 0 when not asked at a point
+  std::span<const Candidate> candidates{}; // Schedule
+  std::span<const ThreadId> waiters{};     // Wake
+  ThreadId waiter = kNoThread;             // Spurious
+
+  static DecisionRequest schedule(const SchedulingPoint& point) {
+    return {.kind = DecisionKind::Schedule, .step = point.step, .candidates = point.candidates};
+  }
+  static DecisionRequest wake(std::span<const ThreadId> waiters) {
+    return {.kind = DecisionKind::Wake, .waiters = waiters};
+  }
+  static DecisionRequest spurious(ThreadId waiter) { return {.kind = DecisionKind::Spurious, .waiter = waiter}; }
+};
+
+class RecordedSchedule {
+ public:
+  explicit RecordedSchedule(std::vector<Decision> decisions);
+
+  // The next recorded decision, if there is one and it answers a request of this kind; otherwise
+  // records the divergence. Always nullopt once diverged.
+  std::optional<Decision> take(const DecisionRequest& request);
+  // The decision just taken is not one of the request's options.
+  void reject(Decision recorded, const DecisionRequest& request);
+  // The run decided `actual` where the decision just taken says `recorded`.
+  void mismatch(Decision recorded, Decision actual, const DecisionRequest& request);
+
+  bool diverged() const { return divergence_.has_value(); }
+  const std::optional<Divergence>& divergence() const { return divergence_; }
+
+ private:
+  void diverge(std::uint64_t decision_index, std::uint64_t step);
+
+  std::vector<Decision> decisions_;
+  std::size_t next_ = 0;
+  std::string text_;  // reserved in the constructor; becomes divergence_->what
+  std::optional<Divergence> divergence_;
+};
+
+}  // namespace ctrlsched

@@ -1,0 +1,58 @@
+// What every strategy shares: the default divergence() (none), RecordingStrategy (the decorator
+// that turns a run into a schedule and its hash), and make_strategy (RunSpec -> strategy).
+//
+// Recording rule, relied on by ReplayStrategy and VerifyingStrategy: a request is logged only if
+// it had more than one option. A forced choice carries no information, and leaving it out keeps
+// schedules short and lets a replay survive changes that only add or remove forced points.
+#include "ctrlsched/strategy.h"
+
+namespace ctrlsched {
+
+const std::optional<Divergence>& Strategy::divergence() const {
+  static const std::optional<Divergence> kNone;
+  return kNone;
+}
+
+void RecordingStrategy::on_thread_created(ThreadId child, ThreadId parent) {
+  inner_.on_thread_created(child, parent);
+}
+
+ThreadId RecordingStrategy::next_thread(const SchedulingPoint& point) {
+  const ThreadId chosen = inner_.next_thread(point);
+  if (point.candidates.size() > 1) log({DecisionKind::Schedule, chosen});
+  return chosen;
+}
+
+std::size_t RecordingStrategy::pick_waiter(WakeKind kind, std::span<const ThreadId> waiters) {
+  const std::size_t index = inner_.pick_waiter(kind, waiters);
+  if (waiters.size() > 1 && index < waiters.size()) log({DecisionKind::Wake, waiters[index]});
+  return index;
+}
+
+bool RecordingStrategy::spurious_wakeup(ThreadId waiter) {
+  const bool wakes = inner_.spurious_wakeup(waiter);
+  log({DecisionKind::Spurious, wakes ? 1u : 0u});
+  return wakes;
+}
+
+void RecordingStrategy::log(Decision d) {
+  sink_.append(d);
+  hash_ = hash_decision(hash_, d);
+  ++count_;
+}
+
+std::unique_ptr<Strategy> make_strategy(const RunSpec& spec) {
+  switch (spec.strategy) {
+    case StrategyKind::Random:
+      return make_random_strategy(spec.seed, spec.preemption_bound);
+    case StrategyKind::Pct:
+      return make_pct_strategy(spec.seed, spec.pct_depth, spec.pct_steps);
+    case StrategyKind::Replay:
+      break;
+  }
+  // A Replay spec carries no decisions. An empty replay diverges, with a message, at the first
+  // real choice: a loud and well-defined answer to a caller's mistake, unlike a null pointer.
+  return make_replay_strategy({});
+}
+
+}  // namespace ctrlsched

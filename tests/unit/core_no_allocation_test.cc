@@ -1,0 +1,123 @@
+// Strategies run inside the LD_PRELOAD shim, at points where calling malloc may be unsafe: after
+// construction they must never allocate, not even to word a divergence. This file replaces the
+// global operator new to count allocations while strategies are driven. (Skipped under
+// AddressSanitizer, which owns operator new.)
+#include <catch2/catch.hpp>
+
+#if !defined(__SANITIZE_ADDRESS__)
+
+#include <array>
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+#include "ctrlsched/strategy.h"
+
+namespace {
+long g_allocations = 0;
+
+void* counted_allocation(std::size_t size) {
+  ++g_allocations;
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+}  // namespace
+
+void* operator new(std::size_t size) { return counted_allocation(size); }
+void* operator new[](std::size_t size) { return counted_allocation(size); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  ++g_allocations;
+  return std::malloc(size == 0 ? 1 : size);
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  ++g_allocations;
+  return std::malloc(size == 0 ? 1 : size);
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+using namespace ctrlsched;
+
+namespace {
+
+// Counts allocations while `drive` runs.
+template <typename Drive>
+long allocations_during(Drive drive) {
+  const long before = g_allocations;
+  drive();
+  return g_allocations - before;
+}
+
+// Drives a strategy through `points` scheduling points among 4 threads, with wake and spurious
+// questions, from preallocated arrays only.
+void drive(Strategy& strategy, int points) {
+  static constexpr std::array<Candidate, 4> kAll = {Candidate{0, false}, Candidate{1, false}, Candidate{2, true},
+                                                    Candidate{3, false}};
+  static constexpr std::array<ThreadId, 3> kWaiters = {1, 2, 3};
+  static constexpr std::array<PointKind, 4> kKinds = {PointKind::Sync, PointKind::Access, PointKind::Yield,
+                                                      PointKind::Create};
+  ThreadId current = 0;
+  for (int step = 1; step <= points; ++step) {
+    const SchedulingPoint point{current, true, kKinds[static_cast<std::size_t>(step) % kKinds.size()],
+                                static_cast<std::uint64_t>(step), kAll};
+    current = strategy.next_thread(point);
+    if (step % 5 == 0) strategy.pick_waiter(WakeKind::CondSignal, kWaiters);
+    if (step % 7 == 0) strategy.spurious_wakeup(current);
+  }
+}
+
+class PreallocatedSink final : public DecisionSink {
+ public:
+  PreallocatedSink() { decisions.reserve(10000); }
+  void append(Decision d) override { decisions.push_back(d); }
+  std::vector<Decision> decisions;
+};
+
+void announce(Strategy& strategy) {
+  for (ThreadId t = 0; t < 4; ++t) strategy.on_thread_created(t, t == 0 ? kNoThread : 0);
+}
+
+}  // namespace
+
+TEST_CASE("random and pct strategies never allocate after construction", "[alloc]") {
+  const auto random = make_random_strategy(1, 3);
+  const auto pct = make_pct_strategy(1, 5, 500);
+  CHECK(allocations_during([&] {
+          announce(*random);
+          drive(*random, 1000);
+          announce(*pct);
+          drive(*pct, 1000);
+        }) == 0);
+}
+
+TEST_CASE("recording, replay and verification never allocate, even when diverging", "[alloc]") {
+  const auto original = make_random_strategy(2, std::nullopt);
+  PreallocatedSink sink;
+  RecordingStrategy recording(*original, sink);
+  CHECK(allocations_during([&] { drive(recording, 1000); }) == 0);
+
+  std::vector<Decision> log = sink.decisions;
+  const auto replay = make_replay_strategy(log);
+  CHECK(allocations_during([&] { drive(*replay, 1000); }) == 0);
+  CHECK_FALSE(replay->divergence().has_value());
+
+  // The same log, with one decision naming a thread that does not exist: replay diverges there.
+  log[log.size() / 2] = {DecisionKind::Schedule, 77};
+  const auto diverging = make_replay_strategy(log);
+  CHECK(allocations_during([&] { drive(*diverging, 1000); }) == 0);
+  CHECK(diverging->divergence().has_value());
+
+  const auto inner = make_random_strategy(3, std::nullopt);
+  const auto verifying = make_verifying_strategy(*inner, sink.decisions);
+  CHECK(allocations_during([&] { drive(*verifying, 1000); }) == 0);
+  CHECK(verifying->divergence().has_value());
+
+  // Running past the end of the schedule diverges too.
+  const auto exhausted = make_replay_strategy({});
+  CHECK(allocations_during([&] { drive(*exhausted, 10); }) == 0);
+  CHECK(exhausted->divergence().has_value());
+}
+
+#endif  // !__SANITIZE_ADDRESS__
