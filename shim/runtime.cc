@@ -147,6 +147,7 @@ __attribute__((constructor(101))) void start_shim() {
   g_rt.runnable = 1;
   g_rt.current = main_thread;
   record->threads_created = 1;
+  record->schedule_hash = kScheduleHashSeed;  // the hash of a run with no decisions
   record->shim_started = 1;
   g_rt.active = true;
 }

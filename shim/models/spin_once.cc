@@ -1,6 +1,8 @@
 // Spinlocks and pthread_once. A spinlock is modelled as a lock that blocks instead of spinning
 // (the same interleavings, without burning steps). Both keep their state in the user's word with
-// glibc's encoding: spinlock 0 = free, 1 = held; once 0 = not run, 1 = running, 2 = done.
+// glibc's encoding. x86-64 spinlock: 1 = free, 0 (or below) = held — glibc takes it with
+// `lock decl` and frees it by storing 1, which is also what pthread_spin_init stores.
+// Once: 0 = not run, 1 = running, 2 = done.
 #include <cerrno>
 
 #include "collectors.h"
@@ -12,6 +14,8 @@ namespace ctrlsched::shim {
 
 namespace {
 
+constexpr int kSpinFree = 1;
+constexpr int kSpinHeld = 0;
 constexpr int kOnceRunning = 1;
 constexpr int kOnceDone = 2;
 
@@ -29,12 +33,12 @@ void wake_waiters(const void* object, ModelKind kind) {
 
 int spin_lock(Thread* me, pthread_spinlock_t* s, WaitMode mode) {
   point(me, PointKind::Sync);
-  while (*s != 0) {
+  while (*s < kSpinFree) {
     if (mode == WaitMode::Try) return EBUSY;
     Model* model = waiters_of(const_cast<int*>(s), ModelKind::Spin);
     block(me, WaitKind::Spin, const_cast<int*>(s), &model->waiters, model, false);
   }
-  *s = 1;
+  *s = kSpinHeld;
   emit_sync(EventKind::Acquire, me, const_cast<int*>(s), WaitKind::Spin);
   return 0;
 }
@@ -42,7 +46,7 @@ int spin_lock(Thread* me, pthread_spinlock_t* s, WaitMode mode) {
 int spin_unlock(Thread* me, pthread_spinlock_t* s) {
   point(me, PointKind::Sync);
   emit_sync(EventKind::Release, me, const_cast<int*>(s), WaitKind::Spin);
-  *s = 0;
+  *s = kSpinFree;
   wake_waiters(const_cast<int*>(s), ModelKind::Spin);
   return 0;
 }
