@@ -23,6 +23,7 @@ void on_fatal_signal(int sig, siginfo_t* info, void* context) {
   if (g_rt.active && r != nullptr &&
       r->outcome == static_cast<std::uint32_t>(ShimOutcome::None)) {
     r->outcome = static_cast<std::uint32_t>(ShimOutcome::Signal);
+    r->steps = g_rt.steps;
     r->signal.number = sig;
     r->signal.thread = tls_self ? tls_self->id : 0;
     auto* uc = static_cast<ucontext_t*>(context);

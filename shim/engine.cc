@@ -24,14 +24,16 @@ namespace ctrlsched::shim {
 
 namespace {
 
+// Called after every decision; the record must be current when the process dies at any moment.
 void publish_decision_stats() {
   RunRecord* r = g_rt.record;
+  r->steps = g_rt.steps;
   r->decisions = g_rt.recorder->decisions();
   r->schedule_hash = g_rt.recorder->hash();
-  r->preemptions = g_rt.recorder->preemptions();
 }
 
 void check_divergence() {
+  if (!g_rt.may_diverge) return;
   if (const auto& d = g_rt.recorder->divergence(); __builtin_expect(d.has_value(), 0))
     fail_diverged(*d);
 }
@@ -76,6 +78,8 @@ Thread* choose_next(Thread* me, PointKind kind) {
   publish_decision_stats();
   check_divergence();
   Thread* next = g_rt.threads.at(chosen);
+  if (next != me && me->state == ThreadState::Runnable && kind != PointKind::Yield)
+    g_rt.record->preemptions = ++g_rt.preemptions;
   if (next->state == ThreadState::Blocked) fire_timeout(next);
   return next;
 }
@@ -172,6 +176,7 @@ Thread* choose_waiter(Model* model, WakeKind kind) {
 
 void exit_thread(Thread* me) {
   emit(EventKind::ThreadExit, me, 0, 0);
+  publish_steps();  // the last thread's exit may end the process without exit()
   me->state = ThreadState::Exited;
   --g_rt.runnable;
   g_rt.threads.remove_live(me->id);

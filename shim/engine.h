@@ -8,20 +8,29 @@
 #include "ctrlsched/run_record.h"
 #include "ctrlsched/strategy.h"
 #include "runtime.h"
+#include "watchdog.h"
 
 namespace ctrlsched::shim {
 
 [[noreturn]] void fail_hang(Thread* me);
 
+// The step count reaches the run record at every decision and every outcome (publish_steps),
+// not at every step: on the fast path it is only a counter in this process.
+inline void publish_steps() { g_rt.record->steps = g_rt.steps; }
+
 inline void count_step(Thread* me) {
-  std::uint64_t step = ++g_rt.steps;
-  g_rt.record->steps = step;
-  if (__builtin_expect(step > g_rt.config.max_steps, 0)) fail_hang(me);
+  if (__builtin_expect(++g_rt.steps > g_rt.config.max_steps, 0)) fail_hang(me);
+}
+
+// True if a point of `me` can be taken without any decision: only `me` can run and nothing is
+// pending. Then the point is just the step count.
+inline bool point_is_trivial(const Thread* me) {
+  return g_rt.runnable == 1 && g_rt.timed_blocked == 0 &&
+         g_rejoin_pending.load(std::memory_order_relaxed) == 0 &&
+         !me->escaped.load(std::memory_order_relaxed);
 }
 
 void decide(Thread* me, PointKind kind);
-void process_rejoins();  // watchdog.cc
-extern std::atomic<std::uint32_t> g_rejoin_pending;
 
 // A scheduling point of the running thread; it may hand the baton to another thread.
 inline void point(Thread* me, PointKind kind) {

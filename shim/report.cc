@@ -27,6 +27,7 @@ namespace {
 
 bool first_outcome(ShimOutcome outcome) {
   RunRecord* r = g_rt.record;
+  r->steps = g_rt.steps;
   if (r->outcome != static_cast<std::uint32_t>(ShimOutcome::None)) return false;
   r->outcome = static_cast<std::uint32_t>(outcome);
   return true;

@@ -110,6 +110,8 @@ bool build_strategy() {
     g_rt.verifier = make_verifying_strategy(*inner, input_decisions(g_rt.record)).release();
     inner = g_rt.verifier;
   }
+  g_rt.may_diverge = c.verify_input_log ||
+                     static_cast<StrategyKind>(c.strategy) == StrategyKind::Replay;
   g_rt.log_sink.attach(g_rt.record);
   g_rt.recorder = new RecordingStrategy(*inner, g_rt.log_sink);
   return true;
@@ -150,6 +152,12 @@ __attribute__((constructor(101))) void start_shim() {
   record->schedule_hash = kScheduleHashSeed;  // the hash of a run with no decisions
   record->shim_started = 1;
   g_rt.active = true;
+}
+
+// Returning from main() calls exit() inside libc, past our interposer; library destructors
+// still run, so the final step count is published here.
+__attribute__((destructor)) void stop_shim() {
+  if (g_rt.active && g_rt.record != nullptr) g_rt.record->steps = g_rt.steps;
 }
 
 }  // namespace

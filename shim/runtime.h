@@ -52,6 +52,8 @@ struct Runtime {
   Thread* dump_requester = nullptr;
   bool access_points = false;       // scheduling points at instrumented accesses
   std::uint32_t escaped = 0;        // threads released by the watchdog, not yet back
+  bool may_diverge = false;         // replaying or verifying: check for divergence
+  std::uint64_t preemptions = 0;    // switches away from a thread that could continue
   pthread_key_t exit_key{};
   Candidate candidates[kMaxThreads]{};
   ThreadId waiter_ids[kMaxThreads]{};

@@ -31,19 +31,28 @@ CTRLSCHED_EXPORT pid_t fork(void) {
 }
 
 CTRLSCHED_EXPORT void exit(int status) {
-  if (controlled_self() != nullptr) record_exit_status(status);
+  if (controlled_self() != nullptr) {
+    publish_steps();
+    record_exit_status(status);
+  }
   REAL(exit)(status);
   __builtin_unreachable();
 }
 
 CTRLSCHED_EXPORT void _exit(int status) {
-  if (controlled_self() != nullptr) record_exit_status(status);
+  if (controlled_self() != nullptr) {
+    publish_steps();
+    record_exit_status(status);
+  }
   REAL(_exit)(status);
   __builtin_unreachable();
 }
 
 CTRLSCHED_EXPORT void _Exit(int status) {
-  if (controlled_self() != nullptr) record_exit_status(status);
+  if (controlled_self() != nullptr) {
+    publish_steps();
+    record_exit_status(status);
+  }
   REAL(_Exit)(status);
   __builtin_unreachable();
 }

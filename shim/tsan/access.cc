@@ -20,7 +20,8 @@ void access_slow(Thread* me, std::uintptr_t address, unsigned size, EventKind ki
   if (me->state == ThreadState::Exited) return;
   ShimEntry entry(me);
   if (g_rt.access_points) point(me, PointKind::Access);
-  if (address != 0) emit(kind, me, address, site_of(pc), static_cast<std::uint8_t>(size));
+  if (address != 0 && collecting())
+    emit(kind, me, address, site_of(pc), static_cast<std::uint8_t>(size));
 }
 
 void on_func_entry(std::uintptr_t pc) {

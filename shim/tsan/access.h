@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "../collectors.h"
+#include "../engine.h"
 #include "../runtime.h"
 
 namespace ctrlsched::shim {
@@ -28,7 +29,15 @@ inline void on_access(std::uintptr_t address, unsigned size, EventKind kind, std
   Thread* me = tls_self;
   if (__builtin_expect(me == nullptr || !g_rt.active, 0)) return;
   if (is_thread_local(me, address)) return;
-  if (!g_rt.access_points && !collecting()) return;
+  if (!collecting()) {
+    if (!g_rt.access_points) return;
+    // The common case of an access point: only this thread can run. Just count the step.
+    if (me->state == ThreadState::Runnable && point_is_trivial(me) &&
+        g_rt.steps < g_rt.config.max_steps) {
+      ++g_rt.steps;
+      return;
+    }
+  }
   access_slow(me, address, size, kind, pc);
 }
 
