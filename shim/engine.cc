@@ -39,6 +39,7 @@ void check_divergence() {
 }
 
 void make_runnable(Thread* t) {
+  ++g_rt.state_version;
   if (t->timed_wait) --g_rt.timed_blocked;
   t->timed_wait = false;
   t->state = ThreadState::Runnable;
@@ -75,6 +76,13 @@ Thread* choose_next(Thread* me, PointKind kind) {
   SchedulingPoint p{me->id, me->state == ThreadState::Runnable, kind, g_rt.steps,
                     std::span<const Candidate>(g_rt.candidates, n)};
   ThreadId chosen = g_rt.recorder->next_thread(p);
+  if (chosen == me->id && p.current_enabled && kind != PointKind::Yield && n > 1) {
+    if (std::uint32_t lease = g_rt.recorder->lease(p)) {
+      g_rt.lease_holder = me;
+      g_rt.lease_end = g_rt.steps + lease;
+      g_rt.lease_version = g_rt.state_version;
+    }
+  }
   publish_decision_stats();
   check_divergence();
   Thread* next = g_rt.threads.at(chosen);
@@ -131,6 +139,7 @@ void decide(Thread* me, PointKind kind) {
 
 bool block(Thread* me, WaitKind kind, const void* object, WaitQueue* queue, Model* model,
            bool timed) {
+  ++g_rt.state_version;
   me->state = ThreadState::Blocked;
   me->wait_kind = kind;
   me->wait_object = object;
@@ -177,6 +186,7 @@ Thread* choose_waiter(Model* model, WakeKind kind) {
 void exit_thread(Thread* me) {
   emit(EventKind::ThreadExit, me, 0, 0);
   publish_steps();  // the last thread's exit may end the process without exit()
+  ++g_rt.state_version;
   me->state = ThreadState::Exited;
   --g_rt.runnable;
   g_rt.threads.remove_live(me->id);

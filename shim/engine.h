@@ -22,10 +22,17 @@ inline void count_step(Thread* me) {
   if (__builtin_expect(++g_rt.steps > g_rt.config.max_steps, 0)) fail_hang(me);
 }
 
-// True if a point of `me` can be taken without any decision: only `me` can run and nothing is
-// pending. Then the point is just the step count.
+// The strategy's lease still covers a non-Yield point of `me` at `step`.
+inline bool leased(const Thread* me, std::uint64_t step) {
+  return me == g_rt.lease_holder && step <= g_rt.lease_end &&
+         g_rt.state_version == g_rt.lease_version;
+}
+
+// True if the next point of `me` (a non-Yield one) can be taken without any decision: only `me`
+// can run, or the strategy's lease covers it, and nothing is pending. Then the point is just the
+// step count.
 inline bool point_is_trivial(const Thread* me) {
-  return g_rt.runnable == 1 && g_rt.timed_blocked == 0 &&
+  return ((g_rt.runnable == 1 && g_rt.timed_blocked == 0) || leased(me, g_rt.steps + 1)) &&
          g_rejoin_pending.load(std::memory_order_relaxed) == 0 &&
          !me->escaped.load(std::memory_order_relaxed);
 }
@@ -37,6 +44,7 @@ inline void point(Thread* me, PointKind kind) {
   count_step(me);
   if (__builtin_expect(g_rejoin_pending.load(std::memory_order_relaxed) != 0, 0)) process_rejoins();
   if (g_rt.runnable == 1 && g_rt.timed_blocked == 0) return;  // only `me` can run
+  if (kind != PointKind::Yield && leased(me, g_rt.steps)) return;
   decide(me, kind);
 }
 

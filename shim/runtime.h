@@ -53,6 +53,13 @@ struct Runtime {
   bool access_points = false;       // scheduling points at instrumented accesses
   std::uint32_t escaped = 0;        // threads released by the watchdog, not yet back
   bool may_diverge = false;         // replaying or verifying: check for divergence
+  // Lease (Strategy::lease): `lease_holder` keeps running without a decision at its points up to
+  // step `lease_end`, while `state_version` (bumped whenever any thread changes state) stays at
+  // `lease_version`.
+  std::uint64_t state_version = 0;
+  Thread* lease_holder = nullptr;
+  std::uint64_t lease_end = 0;
+  std::uint64_t lease_version = 0;
   std::uint64_t preemptions = 0;    // switches away from a thread that could continue
   pthread_key_t exit_key{};
   Candidate candidates[kMaxThreads]{};

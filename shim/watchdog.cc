@@ -51,6 +51,7 @@ void on_release_signal(int, siginfo_t*, void* context) {
     format_location(u.location, static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]));
   }
   me->escaped.store(true, std::memory_order_relaxed);
+  ++g_rt.state_version;
   me->state = ThreadState::Escaped;
   --g_rt.runnable;
   ++g_rt.escaped;
@@ -154,6 +155,7 @@ void process_rejoins() {
     Thread* t = g_rt.threads.at(live[i]);
     if (!t->rejoin_requested.exchange(false, std::memory_order_acquire)) continue;
     t->escaped.store(false, std::memory_order_relaxed);
+    ++g_rt.state_version;
     t->state = ThreadState::Runnable;
     ++g_rt.runnable;
     --g_rt.escaped;

@@ -24,6 +24,7 @@ std::optional<DecisionKind> kind_from_letter(char letter) {
     case 'S': return DecisionKind::Schedule;
     case 'W': return DecisionKind::Wake;
     case 'P': return DecisionKind::Spurious;
+    case 'L': return DecisionKind::Lease;
     default: return std::nullopt;
   }
 }
@@ -33,6 +34,7 @@ std::optional<DecisionKind> kind_from_bits(std::uint64_t bits) {
     case 0: return DecisionKind::Schedule;
     case 1: return DecisionKind::Wake;
     case 2: return DecisionKind::Spurious;
+    case 3: return DecisionKind::Lease;
     default: return std::nullopt;
   }
 }
@@ -44,6 +46,7 @@ char decision_letter(DecisionKind kind) {
     case DecisionKind::Schedule: return 'S';
     case DecisionKind::Wake: return 'W';
     case DecisionKind::Spurious: return 'P';
+    case DecisionKind::Lease: return 'L';
   }
   return '?';
 }

@@ -18,6 +18,13 @@
 //     rule 3 when both hit the same point.
 //  5. next_thread returns the highest-priority candidate; a thread in a timed wait competes like
 //     any other (choosing it fires its timeout). Threads never announced rank below everything.
+//     A thread whose timeout fires then drops below every other priority, like a yield: a timeout
+//     means it waited while others ran, and without this a top-priority thread in a wait_for
+//     loop would time out again and again and livelock the run.
+//  8. lease: when the current thread was kept, it stays the choice until the next change point
+//     (the points strictly before it), unless the candidates change or it yields — priorities
+//     change at no other moment. So a thread running alone at the top costs one decision per
+//     change point, not one per memory access.
 //  6. pick_waiter wakes the highest-priority waiter; spurious_wakeup is prng.one_in(8).
 //  7. preemptions() counts switches away from an enabled current thread at non-Yield points
 //     (informational: PCT has no preemption bound).
@@ -73,12 +80,22 @@ ThreadId PctStrategy::next_thread(const SchedulingPoint& point) {
   if (change != change_points_by_step_.end() && change->step == point.step) lower(point.current, change->priority);
   if (point.kind == PointKind::Yield) lower(point.current, next_yield_priority_--);
 
-  ThreadId chosen = point.candidates.front().tid;
+  const Candidate* chosen = &point.candidates.front();
   for (const Candidate& candidate : point.candidates) {
-    if (priority(candidate.tid) > priority(chosen)) chosen = candidate.tid;
+    if (priority(candidate.tid) > priority(chosen->tid)) chosen = &candidate;
   }
-  if (chosen != point.current && point.current_enabled && point.kind != PointKind::Yield) ++preemptions_;
-  return chosen;
+  if (chosen->timed_wait) lower(chosen->tid, next_yield_priority_--);
+  if (chosen->tid != point.current && point.current_enabled && point.kind != PointKind::Yield) ++preemptions_;
+  return chosen->tid;
+}
+
+std::uint32_t PctStrategy::lease(const SchedulingPoint& point) {
+  const auto next_change = std::upper_bound(
+      change_points_by_step_.begin(), change_points_by_step_.end(), point.step,
+      [](std::uint64_t step, const ChangePoint& a) { return step < a.step; });
+  if (next_change == change_points_by_step_.end()) return kUnboundedLease;
+  const std::uint64_t between = next_change->step - point.step - 1;
+  return between >= kUnboundedLease ? kUnboundedLease : static_cast<std::uint32_t>(between);
 }
 
 std::size_t PctStrategy::pick_waiter(WakeKind, std::span<const ThreadId> waiters) {

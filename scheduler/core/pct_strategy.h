@@ -24,6 +24,7 @@ class PctStrategy final : public Strategy {
   ThreadId next_thread(const SchedulingPoint& point) override;
   std::size_t pick_waiter(WakeKind kind, std::span<const ThreadId> waiters) override;
   bool spurious_wakeup(ThreadId waiter) override;
+  std::uint32_t lease(const SchedulingPoint& point) override;
   std::uint64_t preemptions() const override { return preemptions_; }
 
   // Current priority of a thread (kUnknownThread if never announced).

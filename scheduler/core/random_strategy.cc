@@ -9,6 +9,8 @@
 //  - A preemption is counted when the chosen thread is not the current one, the current one was
 //    enabled, and the point is not a Yield (yielding threads ask to be switched away from).
 //  - pick_waiter: prng.below(number of waiters). spurious_wakeup: prng.one_in(8).
+//  - lease: once the bound is reached, the current thread is kept at every non-Yield point for as
+//    long as it can run, so the lease is unbounded; before that every point draws (no lease).
 // No allocation, no I/O: it runs inside the preloaded shim.
 #include "ctrlsched/strategy.h"
 
@@ -39,6 +41,10 @@ class RandomStrategy final : public Strategy {
   }
 
   bool spurious_wakeup(ThreadId) override { return prng_.one_in(kSpuriousWakeupOdds); }
+
+  std::uint32_t lease(const SchedulingPoint&) override {
+    return preemption_bound_ && preemptions_ >= *preemption_bound_ ? kUnboundedLease : 0;
+  }
 
   std::uint64_t preemptions() const override { return preemptions_; }
 

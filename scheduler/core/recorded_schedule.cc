@@ -18,6 +18,7 @@ std::string_view kind_name(DecisionKind kind) {
     case DecisionKind::Schedule: return "Schedule";
     case DecisionKind::Wake: return "Wake";
     case DecisionKind::Spurious: return "Spurious";
+    case DecisionKind::Lease: return "Lease";
   }
   return "unknown";
 }
@@ -69,6 +70,12 @@ class BoundedText {
       case DecisionKind::Spurious:
         (*this << "for ").thread(request.waiter);
         break;
+      case DecisionKind::Lease:
+        for (std::size_t i = 0; i < request.candidates.size(); ++i) {
+          if (i > 0) *this << " ";
+          thread(request.candidates[i].tid);
+        }
+        break;
     }
     return *this;
   }
@@ -111,6 +118,12 @@ std::optional<Decision> RecordedSchedule::take(const DecisionRequest& request) {
   return recorded;
 }
 
+std::optional<Decision> RecordedSchedule::take_lease() {
+  if (diverged() || next_ == decisions_.size() || decisions_[next_].kind != DecisionKind::Lease)
+    return std::nullopt;
+  return decisions_[next_++];
+}
+
 void RecordedSchedule::reject(Decision recorded, const DecisionRequest& request) {
   BoundedText text(text_);
   text << "recorded " << recorded;
@@ -125,6 +138,9 @@ void RecordedSchedule::reject(Decision recorded, const DecisionRequest& request)
       break;
     case DecisionKind::Spurious:
       text << " but a spurious-wakeup decision is P0 or P1";
+      break;
+    case DecisionKind::Lease:
+      text << " but a lease is never 0";
       break;
   }
   diverge(next_ - 1, request.step);

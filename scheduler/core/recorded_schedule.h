@@ -33,6 +33,9 @@ struct DecisionRequest {
     return {.kind = DecisionKind::Wake, .waiters = waiters};
   }
   static DecisionRequest spurious(ThreadId waiter) { return {.kind = DecisionKind::Spurious, .waiter = waiter}; }
+  static DecisionRequest lease(const SchedulingPoint& point) {
+    return {.kind = DecisionKind::Lease, .step = point.step, .candidates = point.candidates};
+  }
 };
 
 class RecordedSchedule {
@@ -42,6 +45,8 @@ class RecordedSchedule {
   // The next recorded decision, if there is one and it answers a request of this kind; otherwise
   // records the divergence. Always nullopt once diverged.
   std::optional<Decision> take(const DecisionRequest& request);
+  // The next recorded decision if it is a Lease (consumed), else nullopt (nothing consumed).
+  std::optional<Decision> take_lease();
   // The decision just taken is not one of the request's options.
   void reject(Decision recorded, const DecisionRequest& request);
   // The run decided `actual` where the decision just taken says `recorded`.

@@ -46,6 +46,11 @@ class ReplayStrategy final : public Strategy {
     return recorded->value == 1;
   }
 
+  std::uint32_t lease(const SchedulingPoint&) override {
+    const std::optional<Decision> recorded = schedule_.take_lease();
+    return recorded ? recorded->value : 0;
+  }
+
   std::uint64_t preemptions() const override { return preemptions_; }
   const std::optional<Divergence>& divergence() const override { return schedule_.divergence(); }
 

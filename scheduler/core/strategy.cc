@@ -8,6 +8,8 @@
 
 namespace ctrlsched {
 
+std::uint32_t Strategy::lease(const SchedulingPoint&) { return 0; }
+
 const std::optional<Divergence>& Strategy::divergence() const {
   static const std::optional<Divergence> kNone;
   return kNone;
@@ -33,6 +35,12 @@ bool RecordingStrategy::spurious_wakeup(ThreadId waiter) {
   const bool wakes = inner_.spurious_wakeup(waiter);
   log({DecisionKind::Spurious, wakes ? 1u : 0u});
   return wakes;
+}
+
+std::uint32_t RecordingStrategy::lease(const SchedulingPoint& point) {
+  const std::uint32_t steps = inner_.lease(point);
+  if (steps > 0) log({DecisionKind::Lease, steps});
+  return steps;
 }
 
 void RecordingStrategy::log(Decision d) {

@@ -39,6 +39,20 @@ class VerifyingStrategy final : public Strategy {
     return wakes;
   }
 
+  // A lease is part of the schedule: the saved one must have the same lease at the same place.
+  std::uint32_t lease(const SchedulingPoint& point) override {
+    const std::uint32_t steps = inner_.lease(point);
+    if (expected_.diverged()) return steps;
+    const std::optional<Decision> recorded = expected_.take_lease();
+    const Decision actual{DecisionKind::Lease, steps};
+    if (recorded && *recorded != actual) {
+      expected_.mismatch(*recorded, actual, DecisionRequest::lease(point));
+    } else if (!recorded && steps > 0) {
+      expected_.take(DecisionRequest::lease(point));  // reports what the saved schedule has instead
+    }
+    return steps;
+  }
+
   std::uint64_t preemptions() const override { return inner_.preemptions(); }
   const std::optional<Divergence>& divergence() const override { return expected_.divergence(); }
 

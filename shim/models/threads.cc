@@ -89,6 +89,7 @@ int thread_create(Thread* me, pthread_t* out, const pthread_attr_t* attr, void* 
   set_thread_local_ranges(child, child->handle);
   me->stack_size = 0;  // the creator may hand the child pointers into its stack
   emit(EventKind::ThreadCreate, me, child->id, site_of(me->sync_pc));
+  ++g_rt.state_version;
   ++g_rt.runnable;
   g_rt.recorder->on_thread_created(child->id, me->id);
   g_rt.record->threads_created = g_rt.threads.count();

@@ -33,7 +33,7 @@ inline void on_access(std::uintptr_t address, unsigned size, EventKind kind, std
     if (!g_rt.access_points) return;
     // The common case of an access point: only this thread can run. Just count the step.
     if (me->state == ThreadState::Runnable && point_is_trivial(me) &&
-        g_rt.steps < g_rt.config.max_steps) {
+        g_rt.steps < g_rt.config.max_steps) {  // (access points are never Yield points)
       ++g_rt.steps;
       return;
     }

@@ -80,10 +80,18 @@ TEST_CASE("encoded decisions decode back", "[decision]") {
 TEST_CASE("malformed encodings are rejected", "[decision]") {
   const std::vector<std::uint8_t> truncated = {0x00, 0x80};
   const std::vector<std::uint8_t> too_long = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00};
-  const std::vector<std::uint8_t> bad_kind = {0x03};
   const std::vector<std::uint8_t> value_too_big = {0xfc, 0xff, 0xff, 0xff, 0x7f};  // value 2^33 - 1
   CHECK_FALSE(ctrlsched::decode_decisions(truncated).has_value());
   CHECK_FALSE(ctrlsched::decode_decisions(too_long).has_value());
-  CHECK_FALSE(ctrlsched::decode_decisions(bad_kind).has_value());
   CHECK_FALSE(ctrlsched::decode_decisions(value_too_big).has_value());
+}
+
+TEST_CASE("the fourth kind is a lease, in binary and in text", "[decision]") {
+  const std::vector<std::uint8_t> lease_of_five = {0x17};  // (5 << 2) | 3
+  const auto decoded = ctrlsched::decode_decisions(lease_of_five);
+  REQUIRE(decoded.has_value());
+  REQUIRE(decoded->size() == 1);
+  CHECK((*decoded)[0] == ctrlsched::Decision{ctrlsched::DecisionKind::Lease, 5});
+  CHECK(ctrlsched::to_token({ctrlsched::DecisionKind::Lease, 40}) == "L40");
+  CHECK(ctrlsched::parse_token("L40") == ctrlsched::Decision{ctrlsched::DecisionKind::Lease, 40});
 }

@@ -21,6 +21,9 @@ enum class DecisionKind : std::uint8_t {
                  // thread that sits in a timed wait means "its timeout fires now"
   Wake = 1,      // which waiter a signal / futex wake releases (value = thread id of the waiter)
   Spurious = 2,  // whether a waiter wakes spuriously (value = 0 or 1)
+  Lease = 3,     // follows a Schedule decision that kept the current thread: the next `value`
+                 // points of that thread keep it too, unless some thread changes state or it
+                 // yields, and are not decisions (see Strategy::lease)
 };
 
 struct Decision {
@@ -29,7 +32,7 @@ struct Decision {
   friend bool operator==(const Decision&, const Decision&) = default;
 };
 
-// Token text: 'S' | 'W' | 'P' followed by the decimal value, e.g. "S2", "W0", "P1".
+// Token text: 'S' | 'W' | 'P' | 'L' followed by the decimal value, e.g. "S2", "W0", "P1", "L40".
 char decision_letter(DecisionKind kind);
 std::string to_token(Decision d);
 std::optional<Decision> parse_token(std::string_view token);

@@ -24,6 +24,7 @@ namespace ctrlsched {
 
 inline constexpr std::size_t kMaxThreads = 1024;
 inline constexpr ThreadId kNoThread = 0xffffffffu;
+inline constexpr std::uint32_t kUnboundedLease = 0xffffffffu;
 
 enum class PointKind : std::uint8_t {
   ThreadStart,  // a newly created thread is about to run its start routine
@@ -68,6 +69,13 @@ class Strategy {
   virtual std::size_t pick_waiter(WakeKind kind, std::span<const ThreadId> waiters) = 0;
   // Asked only when spurious wakeups are enabled: should this waiter wake without a signal?
   virtual bool spurious_wakeup(ThreadId waiter) = 0;
+  // Asked right after next_thread(point) kept the current thread at a non-Yield point with more
+  // than one candidate: for how many further points of that thread the answer will be the same
+  // provided no thread changes state (blocks, wakes, starts, exits) and it does not yield.
+  // The engine then skips those points without asking; the lease is logged (DecisionKind::Lease)
+  // so a replay skips the same points. 0 = ask at every point. This is what keeps PCT cheap when
+  // every memory access is a scheduling point.
+  virtual std::uint32_t lease(const SchedulingPoint& point);
   // Number of preemptions taken so far (a switch away from a thread that could continue, at a
   // point that is not a Yield).
   virtual std::uint64_t preemptions() const = 0;
@@ -105,6 +113,7 @@ class RecordingStrategy final : public Strategy {
   ThreadId next_thread(const SchedulingPoint& point) override;
   std::size_t pick_waiter(WakeKind kind, std::span<const ThreadId> waiters) override;
   bool spurious_wakeup(ThreadId waiter) override;
+  std::uint32_t lease(const SchedulingPoint& point) override;
   std::uint64_t preemptions() const override { return inner_.preemptions(); }
   const std::optional<Divergence>& divergence() const override { return inner_.divergence(); }
   std::uint64_t hash() const { return hash_; }
