@@ -1,0 +1,149 @@
+// Outcomes other than "pass" and "assertion", and programs that do awkward things: a thread that
+// exits holding a mutex (deadlock naming the exited holder), fork+exec of a threaded child (pass,
+// no hang), a read() blocked on a pipe (released by the watchdog: pass), a yield livelock (hang
+// at --max-steps), a busy loop without scheduling points (timeout), exit() from a worker (exit),
+// a SIGSEGV in a worker (signal naming the thread).
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <regex>
+
+#include "e2e.h"
+
+using namespace e2e;
+
+namespace {
+
+int line_of(const fs::path& source, const std::string& marker) {
+  std::ifstream in(source);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n)
+    if (contains(line, marker)) return n;
+  return -1;
+}
+
+// Runs `name` for `seeds` seeds under each strategy and returns the reports (exit code 0 or 1).
+std::vector<SeedsRun> run_both(const TempDir& dir, const std::string& name, std::uint64_t seeds,
+                               std::vector<std::string> extra = {}, double timeout = 240) {
+  std::vector<SeedsRun> reports;
+  for (const std::string strategy : {"pct", "random"}) {
+    std::vector<std::string> options = {"--seeds", std::to_string(seeds), "-j2", "--strategy", strategy};
+    options.insert(options.end(), extra.begin(), extra.end());
+    reports.push_back(run_seeds(dir, program(name), options, {}, timeout));
+  }
+  return reports;
+}
+
+// Every seed failed with `kind`.
+void check_all_fail(const SeedsRun& r, const std::string& kind, std::uint64_t seeds) {
+  INFO(r.describe());
+  REQUIRE_FALSE(r.process.timed_out);
+  REQUIRE(r.json.is_object());
+  CHECK(r.process.exit_code == 1);
+  CHECK(r.failures() == seeds);
+  CHECK(r.json["outcomes"][kind] == seeds);
+  for (const Json& run : r.runs()) {
+    INFO("seed " << run["seed"] << ": " << run.dump());
+    CHECK(run["kind"] == kind);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a thread that exits holding a mutex another thread needs: deadlock naming the exited holder",
+          "[outcomes]") {
+  TempDir dir;
+  for (const SeedsRun& r : run_both(dir, "exit_holding_mutex", 20)) {
+    check_all_fail(r, "deadlock", 20);
+    REQUIRE_FALSE(r.groups().empty());
+    const std::string message = r.groups()[0]["message"].get<std::string>();
+    INFO("message: " << message);
+    CHECK(contains(message, "T0"));
+    CHECK(contains(message, "held by T1"));
+    // The holder is gone: the report must say so, or the user looks for a live T1.
+    CHECK(std::regex_search(message, std::regex(R"(T1[^;]*exited)")));
+  }
+}
+
+TEST_CASE("fork of a child that uses pthreads and execs /bin/true passes without hanging", "[outcomes]") {
+  TempDir dir;
+  for (const SeedsRun& r : run_both(dir, "fork_exec", 50, {"--timeout", "20"})) {
+    INFO(r.describe());
+    REQUIRE_FALSE(r.process.timed_out);
+    REQUIRE(r.json.is_object());
+    CHECK(r.process.exit_code == 0);
+    CHECK(r.failures() == 0);
+    CHECK(r.json["outcomes"]["timeout"] == 0);
+  }
+}
+
+TEST_CASE("a thread blocked in read() on a pipe that another thread writes later: the run passes",
+          "[outcomes]") {
+  TempDir dir;
+  // The watchdog needs ~100 ms of no progress per release, so few seeds.
+  for (const SeedsRun& r : run_both(dir, "pipe_block", 8, {"--timeout", "20"})) {
+    INFO(r.describe());
+    REQUIRE_FALSE(r.process.timed_out);
+    REQUIRE(r.json.is_object());
+    CHECK(r.process.exit_code == 0);
+    CHECK(r.failures() == 0);
+    // If a run carries a note, it names the released reader (T1) and says it blocked outside the model.
+    for (const Json& run : r.runs()) {
+      if (!run.contains("note")) continue;
+      INFO("note: " << run["note"]);
+      CHECK(contains(run["note"].get<std::string>(), "T1"));
+      CHECK(contains(run["note"].get<std::string>(), "outside the model"));
+    }
+  }
+}
+
+TEST_CASE("an endless sched_yield loop is a hang at --max-steps", "[outcomes]") {
+  TempDir dir;
+  for (const SeedsRun& r : run_both(dir, "yield_forever", 5, {"--max-steps", "10000"})) {
+    check_all_fail(r, "hang", 5);
+    CHECK(r.json["summary"]["max_steps"] == 10000);
+    REQUIRE_FALSE(r.groups().empty());
+    CHECK(contains(r.groups()[0]["message"].get<std::string>(), "10000"));
+  }
+}
+
+TEST_CASE("a busy loop without any scheduling point is a timeout with --timeout 1", "[outcomes]") {
+  TempDir dir;
+  const SeedsRun r = run_seeds(dir, program("busy_forever"), {"--seeds", "2", "-j2", "--timeout", "1"}, {}, 60);
+  check_all_fail(r, "timeout", 2);
+  REQUIRE_FALSE(r.groups().empty());
+  CHECK(contains(r.groups()[0]["message"].get<std::string>(), "timeout"));
+}
+
+TEST_CASE("exit(3) from a worker thread is an exit outcome with status 3", "[outcomes]") {
+  TempDir dir;
+  for (const SeedsRun& r : run_both(dir, "exit_from_thread", 10)) {
+    check_all_fail(r, "exit", 10);
+    REQUIRE_FALSE(r.groups().empty());
+    CHECK(contains(r.groups()[0]["message"].get<std::string>(), "exit status 3"));
+  }
+}
+
+TEST_CASE("a SIGSEGV in a worker is a signal outcome naming the thread and the line", "[outcomes]") {
+  TempDir dir;
+  const int line = line_of(programs_source_dir() / "segv_in_worker.c", "SEGV_LINE");
+  REQUIRE(line > 0);
+  for (const SeedsRun& r : run_both(dir, "segv_in_worker", 10)) {
+    check_all_fail(r, "signal", 10);
+    REQUIRE_FALSE(r.groups().empty());
+    const Json& g = r.groups()[0];
+    INFO("group " << g.dump());
+    CHECK(contains(g["message"].get<std::string>(), "SIGSEGV"));
+    CHECK(contains(g["message"].get<std::string>(), "in T2"));
+    CHECK(g["file"].is_string());
+    if (g["file"].is_string()) CHECK(basename(g["file"].get<std::string>()) == "segv_in_worker.c");
+    CHECK(g["line"] == line);
+    CHECK(g["function"] == "crasher");
+    // ... and it replays.
+    const Json& first = r.run_of(g["first_seed"].get<std::uint64_t>());
+    const Process p = run_replay(dir, {first["handle"].get<std::string>()}, program("segv_in_worker"));
+    INFO(p.describe());
+    CHECK(p.exit_code == 1);
+    CHECK(replay_fail_message(p.out) == first["failure"]["message"].get<std::string>());
+  }
+}
