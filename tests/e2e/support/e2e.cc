@@ -440,7 +440,11 @@ std::string schedule_hash(const std::vector<std::string>& decisions) {
     h *= 0x100000001b3ull;
   };
   for (const std::string& d : decisions) {
-    const std::uint8_t kind = d[0] == 'S' ? 0 : d[0] == 'W' ? 1 : 2;
+    // decision.h: Schedule 'S' = 0, Wake 'W' = 1, Spurious 'P' = 2, Lease 'L' = 3.
+    static const std::string letters = "SWPL";
+    const std::size_t kind_index = letters.find(d.empty() ? '?' : d[0]);
+    if (kind_index == std::string::npos) throw std::runtime_error("unknown decision token '" + d + "'");
+    const auto kind = static_cast<std::uint8_t>(kind_index);
     const std::uint32_t value = static_cast<std::uint32_t>(std::stoul(d.substr(1)));
     mix(kind);
     for (int i = 0; i < 4; ++i) mix(static_cast<std::uint8_t>(value >> (8 * i)));
