@@ -81,8 +81,9 @@ void refresh_module_table(RunRecord* record) {
     TraceModule& m = table.modules[table.count++];
     std::memset(m.path, 0, sizeof m.path);
     std::strncpy(m.path, g_modules[i].path, sizeof m.path - 1);
+    // [bias, bias + size) covers the whole mapping also for non-PIE executables (bias 0).
     m.bias = g_modules[i].bias;
-    m.size = g_modules[i].end - g_modules[i].start;
+    m.size = g_modules[i].end - g_modules[i].bias;
   }
 }
 

@@ -54,10 +54,16 @@ int rwlock_unlock(Thread* me, pthread_rwlock_t* rw) {
   point(me, PointKind::Sync);
   Model* model = g_rt.objects.find(rw, ModelKind::Rwlock);
   if (model == nullptr) return EPERM;
-  if (model->writer == me) model->writer = nullptr;
-  else if (model->writer == nullptr && model->readers > 0) --model->readers;
-  else return EPERM;
-  emit_sync(EventKind::Release, me, rw, WaitKind::RwlockWrite);
+  WaitKind released = WaitKind::RwlockWrite;
+  if (model->writer == me) {
+    model->writer = nullptr;
+  } else if (model->writer == nullptr && model->readers > 0) {
+    --model->readers;
+    released = WaitKind::RwlockRead;
+  } else {
+    return EPERM;
+  }
+  emit_sync(EventKind::Release, me, rw, released);
   wake_all(model);
   return 0;
 }

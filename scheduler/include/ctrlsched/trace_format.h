@@ -7,13 +7,18 @@
 // For accesses the pc is the return address of the hook call (just after the call, inside the
 // instrumented function); symbolize site - 1 to get the access's line.
 //
-// Happens-before (see localize/trace/happens_before.h) is derived from the synchronization events:
+// Happens-before (see ctrlsched/localize/happens_before.h) is derived from the synchronization
+// events:
 //   ThreadCreate (parent releases to the child)  ThreadStart (child acquires)
 //   ThreadExit (releases to joiners)             ThreadJoin (joiner acquires)
 //   Release(object) / Acquire(object)            mutex unlock/lock, semaphore post/wait,
 //                                                condvar signal/wakeup, rwlock, spin, once,
 //                                                barrier rounds, futex wake/wait
 //   AtomicStore releases, AtomicLoad acquires, AtomicRmw does both (sequential consistency).
+// Details: a fence is an AtomicRmw at address 0 (it orders nothing by itself); barrier events
+// carry the round number (mod 256) in `size`, so rounds do not order one another; an rwlock
+// release carries aux = RwlockRead for a read unlock and RwlockWrite for a write unlock.
+// Module table entries cover [bias, bias + size), which includes the whole mapping.
 //
 // Trace file (version 1), little-endian:
 //   TraceFileHeader, then module_count × TraceModule, then event_count × TraceEvent.
