@@ -113,6 +113,8 @@ TEST_CASE("a busy loop without any scheduling point is a timeout with --timeout 
   check_all_fail(r, "timeout", 2);
   REQUIRE_FALSE(r.groups().empty());
   CHECK(contains(r.groups()[0]["message"].get<std::string>(), "timeout"));
+  // docs/cli.md: a timed-out run has no hash in its handle (a wall-clock kill is not reproducible).
+  for (const Json& run : r.runs()) CHECK_FALSE(contains(run["handle"].get<std::string>(), "@"));
 }
 
 TEST_CASE("exit(3) from a worker thread is an exit outcome with status 3", "[outcomes]") {

@@ -175,9 +175,13 @@ Process run(const Command& command) {
     // A grandchild that keeps our pipes open must not keep us waiting once the child is gone.
     if (exited && now - *exited_at > std::chrono::seconds(3)) break;
     if (now >= deadline) {
+      // SIGTERM first: ctrlsched then kills the test processes it started (they live in their own
+      // process groups, out of reach of our kill), and dies. Then SIGKILL whatever is left.
       p.timed_out = true;
+      ::kill(pid, SIGTERM);
+      for (int i = 0; i < 200 && ::waitpid(pid, &status, WNOHANG) == 0; ++i) ::usleep(10000);
+      exited = true;
       ::kill(-pid, SIGKILL);
-      ::kill(pid, SIGKILL);
       break;
     }
     pollfd fds[2];
@@ -197,7 +201,7 @@ Process run(const Command& command) {
   if (err_open) drain(err_pipe[0], p.err);
   ::close(out_pipe[0]);
   ::close(err_pipe[0]);
-  if (!exited) {
+  if (!exited || p.timed_out) {
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
   }
