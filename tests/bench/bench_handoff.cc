@@ -69,8 +69,6 @@ void RawFutexPingPong(benchmark::State& state) {
   pair.stop.store(true);
   give_turn(pair, 1);
   pthread_join(partner, nullptr);
-  state.counters["handoff_ns"] = benchmark::Counter(
-      2.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 struct SemPair {
@@ -100,8 +98,6 @@ void SemPingPong(benchmark::State& state) {
   pair.stop = true;
   sem_post(&pair.to_partner);
   pthread_join(partner, nullptr);
-  state.counters["handoff_ns"] = benchmark::Counter(
-      2.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 pthread_mutex_t g_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -111,8 +107,6 @@ void LockUnlockAlone(benchmark::State& state) {
     pthread_mutex_lock(&g_mutex);
     pthread_mutex_unlock(&g_mutex);
   }
-  state.counters["point_ns"] = benchmark::Counter(
-      2.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 // A partner that stays runnable: it yields until told to stop. Under PCT a yield lowers its
@@ -133,8 +127,6 @@ void LockUnlockDecided(benchmark::State& state) {
   }
   g_partner_stop = true;
   pthread_join(partner, nullptr);
-  state.counters["point_ns"] = benchmark::Counter(
-      2.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 }  // namespace
