@@ -69,7 +69,7 @@ std::string locate_shim() {
 }
 
 std::vector<std::string> child_environment(const char* const* parent, const std::string& shim_path,
-                                           int record_fd) {
+                                           int record_fd, int trace_fd) {
   std::vector<std::string> env;
   std::string preload = shim_path;
   std::string tunables = kMallocTunables;
@@ -87,6 +87,7 @@ std::vector<std::string> child_environment(const char* const* parent, const std:
   }
   env.push_back("LD_PRELOAD=" + preload);
   env.push_back(std::string(kRecordFdEnv) + "=" + std::to_string(record_fd));
+  if (trace_fd >= 0) env.push_back(std::string(kTraceFdEnv) + "=" + std::to_string(trace_fd));
   env.push_back("GLIBC_TUNABLES=" + tunables);
   return env;
 }
@@ -105,7 +106,8 @@ std::vector<int> allowed_cpus() {
 
 pid_t launch_child(const LaunchTarget& target, RunRecordRegion& region, const LaunchOptions& options) {
   // Everything the child needs is built here, before fork.
-  const std::vector<std::string> env = child_environment(environ, target.shim_path, region.fd());
+  const std::vector<std::string> env =
+      child_environment(environ, target.shim_path, region.fd(), options.trace_fd);
   std::vector<char*> envp;
   for (const std::string& entry : env) envp.push_back(const_cast<char*>(entry.c_str()));
   envp.push_back(nullptr);
@@ -118,6 +120,7 @@ pid_t launch_child(const LaunchTarget& target, RunRecordRegion& region, const La
   const pid_t parent = ::getpid();
   RunRecord* record = &region.record();
   const int record_fd = region.fd();
+  const int trace_fd = options.trace_fd;
 
   const pid_t pid = ::fork();
   if (pid < 0) throw DriverError(ExitCode::Internal, std::string("fork failed: ") + std::strerror(errno));
@@ -142,7 +145,9 @@ pid_t launch_child(const LaunchTarget& target, RunRecordRegion& region, const La
       ::dup2(options.output_fd, STDOUT_FILENO);
       ::dup2(options.output_fd, STDERR_FILENO);
     }
-    ::fcntl(record_fd, F_SETFD, 0);  // the one descriptor the shim must inherit
+    // The descriptors the shim must inherit (both were created close-on-exec).
+    ::fcntl(record_fd, F_SETFD, 0);
+    if (trace_fd >= 0) ::fcntl(trace_fd, F_SETFD, 0);
     record->owner_pid = ::getpid();
     ::execve(target.path.c_str(), argv.data(), envp.data());
     ::_exit(127);

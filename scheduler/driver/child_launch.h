@@ -20,9 +20,10 @@ class RunRecordRegion;
 std::string locate_shim();
 
 // The child's environment: `parent` (NULL-terminated, like environ) with LD_PRELOAD prepended by
-// the shim, CTRLSCHED_RECORD_FD set and our malloc tunables appended to GLIBC_TUNABLES.
+// the shim, CTRLSCHED_RECORD_FD set, CTRLSCHED_TRACE_FD set when trace_fd >= 0 (ctrlsched trace)
+// and our malloc tunables appended to GLIBC_TUNABLES.
 std::vector<std::string> child_environment(const char* const* parent, const std::string& shim_path,
-                                           int record_fd);
+                                           int record_fd, int trace_fd = -1);
 
 // What to execute, prepared once for all runs.
 struct LaunchTarget {
@@ -34,6 +35,7 @@ struct LaunchTarget {
 struct LaunchOptions {
   int output_fd = -1;  // receives stdout+stderr; -1: inherit ours (replay)
   int cpu = -1;        // pin to this CPU; -1: leave the affinity alone
+  int trace_fd = -1;   // the trace region's memfd (ctrlsched trace); inherited by the child only
 };
 
 // Forks and execs the target with `region` as its run record. Returns the child's pid (which is

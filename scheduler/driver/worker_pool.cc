@@ -46,6 +46,7 @@ void WorkerPool::launch(Slot& slot, std::uint64_t index, RunJob job) {
   LaunchOptions launch_options;
   launch_options.output_fd = slot.capture ? slot.capture->fd() : -1;
   launch_options.cpu = slot.cpu;
+  launch_options.trace_fd = job.trace_fd;
   slot.pid = launch_child(target_, *slot.region, launch_options);
   slot.pidfd = pidfd_open(slot.pid);
   if (slot.pidfd < 0) {

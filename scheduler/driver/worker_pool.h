@@ -26,6 +26,7 @@ namespace ctrlsched::driver {
 struct RunJob {
   RunConfig config{};
   std::vector<std::uint8_t> input_log;  // encoded decisions (replay / verify)
+  int trace_fd = -1;                    // trace region for the child (ctrlsched trace), not owned
 };
 
 struct FinishedRun {
