@@ -5,6 +5,7 @@
 #include <elfutils/libdwfl.h>
 
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 
 namespace ctrlsched::driver {
@@ -114,6 +115,35 @@ SourceLocation Symbolizer::symbolize(std::string_view frame) {
   }
   cache_.emplace(std::string(frame), location);
   return location;
+}
+
+SourceLocation Symbolizer::symbolize(const std::string& module, std::uint64_t offset) {
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "+0x%llx", static_cast<unsigned long long>(offset));
+  return symbolize(module + hex);
+}
+
+std::string Symbolizer::data_symbol(const std::string& path, std::uint64_t offset) {
+  const auto key = std::make_pair(path, offset);
+  if (auto it = data_cache_.find(key); it != data_cache_.end()) return it->second;
+  std::string name;
+  Module* m = module(path);
+  if (m && m->module) {
+    GElf_Off symbol_offset = 0;
+    GElf_Sym symbol;
+    const char* found = dwfl_module_addrinfo(m->module, offset + m->bias, &symbol_offset, &symbol,
+                                             nullptr, nullptr, nullptr);
+    const int type = found ? GELF_ST_TYPE(symbol.st_info) : STT_NOTYPE;
+    // Only data symbols, and only when the address lies inside the object (libdw may answer
+    // with the nearest symbol below an address no symbol covers).
+    const bool data = type == STT_OBJECT || type == STT_TLS || type == STT_COMMON;
+    if (data && (symbol_offset < symbol.st_size || (symbol.st_size == 0 && symbol_offset == 0))) {
+      name = demangle(found);
+      if (symbol_offset != 0) name += "+" + std::to_string(symbol_offset);
+    }
+  }
+  data_cache_.emplace(key, name);
+  return name;
 }
 
 SymbolizeFn Symbolizer::function() {

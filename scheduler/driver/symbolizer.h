@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "run_result.h"
 
@@ -36,6 +37,11 @@ class Symbolizer {
   Symbolizer& operator=(const Symbolizer&) = delete;
 
   SourceLocation symbolize(std::string_view frame);
+  // The same for a module path and a module-relative offset (a trace site), looked up as it is.
+  SourceLocation symbolize(const std::string& module, std::uint64_t offset);
+  // The global variable (ELF object or TLS symbol) that holds the module-relative data address
+  // `offset`: "counter", or "table+16" inside an object; "" when no symbol covers it.
+  std::string data_symbol(const std::string& module, std::uint64_t offset);
   // A SymbolizeFn bound to this object (which must outlive it).
   SymbolizeFn function();
 
@@ -44,6 +50,7 @@ class Symbolizer {
   Module* module(const std::string& path);
   std::map<std::string, std::unique_ptr<Module>> modules_;
   std::map<std::string, SourceLocation, std::less<>> cache_;
+  std::map<std::pair<std::string, std::uint64_t>, std::string> data_cache_;
 };
 
 }  // namespace ctrlsched::driver
