@@ -11,9 +11,10 @@ namespace {
 const char* scope_title(OptionScope scope) {
   switch (scope) {
     case OptionScope::Seeds: return "Running seeds";
-    case OptionScope::Spec: return "Choosing the schedule (seeds, and replay --seed)";
-    case OptionScope::Replay: return "Replay";
-    case OptionScope::Common: return "Both modes";
+    case OptionScope::Spec: return "Choosing the schedule (seeds, and replay/trace --seed)";
+    case OptionScope::Replay: return "Replay and trace";
+    case OptionScope::Trace: return "Trace";
+    case OptionScope::Common: return "All modes";
   }
   return "";
 }
@@ -21,9 +22,10 @@ const char* scope_title(OptionScope scope) {
 const char* scope_cell(OptionScope scope) {
   switch (scope) {
     case OptionScope::Seeds: return "seeds";
-    case OptionScope::Spec: return "seeds, replay --seed";
-    case OptionScope::Replay: return "replay";
-    case OptionScope::Common: return "both";
+    case OptionScope::Spec: return "seeds, replay/trace --seed";
+    case OptionScope::Replay: return "replay, trace";
+    case OptionScope::Trace: return "trace";
+    case OptionScope::Common: return "all";
   }
   return "";
 }
@@ -48,7 +50,7 @@ std::string table_cell(const char* text) {
 }
 
 constexpr OptionScope kScopeOrder[] = {OptionScope::Seeds, OptionScope::Spec, OptionScope::Replay,
-                                       OptionScope::Common};
+                                       OptionScope::Trace, OptionScope::Common};
 
 }  // namespace
 
@@ -56,11 +58,15 @@ std::string help_text() {
   std::string text =
       "Usage: ctrlsched [options] [--] ./test [args...]\n"
       "       ctrlsched replay <handle> | --seed S | --schedule FILE [options] [--] ./test [args...]\n"
+      "       ctrlsched trace <handle> | --seed S | --schedule FILE [options] [--] ./test [args...]\n"
+      "       ctrlsched trace --dump FILE.cstrace [dump options]\n"
       "\n"
       "Runs a multithreaded test once per seed under a controlled scheduler (one thread runs at a\n"
       "time; every interleaving is chosen by the seed), groups the failures and prints, for each, a\n"
       "command that replays it exactly. Options come before the test program; everything after it\n"
-      "is passed to the test. Values may be given as '--opt value' or '--opt=value'.\n";
+      "is passed to the test. Values may be given as '--opt value' or '--opt=value'.\n"
+      "'replay' runs one interleaving again; 'trace' does the same and writes its event trace\n"
+      "(a binary .cstrace file and a readable dump next to it).\n";
   for (OptionScope scope : kScopeOrder) {
     text += std::string("\n") + scope_title(scope) + ":\n";
     for (const OptionInfo& option : option_table()) {
@@ -73,9 +79,9 @@ std::string help_text() {
     }
   }
   text +=
-      "\nExit codes: 0 no failure, 1 failures found (replay: reproduced), 2 usage error,\n"
-      "3 the test cannot run under ctrlsched, 4 replay diverged, 5 bad schedule file or handle,\n"
-      "6 internal error.\n";
+      "\nExit codes: 0 no failure, 1 failures found (replay, trace: reproduced), 2 usage error,\n"
+      "3 the test cannot run under ctrlsched, 4 replay diverged, 5 bad schedule file, handle or\n"
+      "trace file, 6 internal error.\n";
   return text;
 }
 

@@ -1,6 +1,6 @@
-// `ctrlsched`: entry point. Parses the command line, dispatches to seeds or replay mode, and maps
-// every error to one "ctrlsched: <what>" line and an exit code (exit_codes.h): never a stack
-// trace, never an uncaught exception.
+// `ctrlsched`: entry point. Parses the command line, dispatches to seeds, replay or trace mode,
+// and maps every error to one "ctrlsched: <what>" line and an exit code (exit_codes.h): never a
+// stack trace, never an uncaught exception.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -13,6 +13,7 @@
 #include "interrupt.h"
 #include "options.h"
 #include "replay.h"
+#include "trace.h"
 
 #ifndef CTRLSCHED_VERSION
 #define CTRLSCHED_VERSION "unknown"
@@ -54,8 +55,12 @@ int run(int argc, char** argv) {
     return to_int(ExitCode::Ok);
   }
   install_interrupt_handlers();
-  const ExitCode code =
-      command_line.mode == Mode::Replay ? run_replay(command_line) : run_seeds(command_line);
+  ExitCode code = ExitCode::Ok;
+  switch (command_line.mode) {
+    case Mode::Seeds: code = run_seeds(command_line); break;
+    case Mode::Replay: code = run_replay(command_line); break;
+    case Mode::Trace: code = run_trace(command_line); break;
+  }
   return to_int(code);
 }
 

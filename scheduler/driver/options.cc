@@ -126,8 +126,8 @@ CommandLine parse_command_line(std::span<const std::string> args) {
     if (*kOptions[i].default_text) store(cl.options, OptionId{i}, kOptions[i].default_text);
   }
   std::size_t i = 0;
-  if (!args.empty() && args[0] == "replay") {
-    cl.mode = Mode::Replay;
+  if (!args.empty() && (args[0] == "replay" || args[0] == "trace")) {
+    cl.mode = args[0] == "replay" ? Mode::Replay : Mode::Trace;
     i = 1;
   }
   auto take_target = [&](std::size_t at) {
@@ -141,8 +141,9 @@ CommandLine parse_command_line(std::span<const std::string> args) {
       take_target(i + 1);
       break;
     }
-    if (arg.size() < 2 || arg[0] != '-') {  // a positional: handle (replay) or the target
-      if (cl.mode == Mode::Replay && !cl.handle && !cl.given.seed && !cl.given.schedule) {
+    if (arg.size() < 2 || arg[0] != '-') {  // a positional: handle (replay, trace) or the target
+      if (cl.mode != Mode::Seeds && !cl.handle && !cl.given.seed && !cl.given.schedule &&
+          !cl.given.dump) {
         cl.handle = arg;
         continue;
       }

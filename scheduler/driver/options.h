@@ -17,7 +17,7 @@
 namespace ctrlsched::driver {
 
 enum class OptionKind { Flag, Count, Number, Seconds, Path, Strategy, Points };
-enum class OptionScope { Seeds, Replay, Spec, Common };
+enum class OptionScope { Seeds, Replay, Spec, Trace, Common };
 
 template <OptionKind> struct OptionValue;
 template <> struct OptionValue<OptionKind::Flag> { using type = bool; };
@@ -55,19 +55,19 @@ struct OptionInfo {
 };
 std::span<const OptionInfo> option_table();
 
-enum class Mode { Seeds, Replay };
+enum class Mode { Seeds, Replay, Trace };
 
 struct CommandLine {
   Mode mode = Mode::Seeds;
   Options options;
   OptionsGiven given;
-  std::optional<std::string> handle;  // replay <handle>
+  std::optional<std::string> handle;  // replay/trace <handle>
   std::string target;                 // as written by the user
   std::vector<std::string> args;      // the test's own arguments
 };
 
 // `args` excludes argv[0]. Throws DriverError(Usage). With --help or --version the target may
-// be missing and nothing else is validated.
+// be missing and nothing else is validated; `trace --dump FILE` takes no target.
 CommandLine parse_command_line(std::span<const std::string> args);
 
 // Scope rules and option combinations (options_rules.cc); parse_command_line calls it.

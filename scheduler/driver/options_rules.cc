@@ -24,44 +24,68 @@ bool is_given(const OptionsGiven& given, std::size_t index) {
   return flags[index];
 }
 
+// `trace --dump FILE` renders a file and runs nothing: only the dump's own options apply.
+void validate_dump(const CommandLine& cl) {
+  for (std::size_t i = 0; i < option_table().size(); ++i) {
+    if (is_given(cl.given, i) && option_table()[i].scope != OptionScope::Trace) {
+      usage_error(dashed(option_table()[i].long_name) +
+                  " cannot be combined with --dump (it renders a trace file and runs nothing)");
+    }
+  }
+  if (cl.handle || !cl.target.empty()) {
+    usage_error("--dump renders a trace file and runs nothing: give no handle or test program ('" +
+                (cl.handle ? *cl.handle : cl.target) + "')");
+  }
+}
+
 }  // namespace
 
 // Scope rules and option combinations, checked once the whole command line is known.
 void validate_command_line(const CommandLine& cl) {
   const Options& o = cl.options;
   const OptionsGiven& g = cl.given;
+  if (cl.mode == Mode::Trace && g.dump) {
+    validate_dump(cl);
+    return;
+  }
   const bool fixed_run = cl.handle.has_value() || g.schedule;
+  const char* command = cl.mode == Mode::Trace ? "trace" : "replay";
   for (std::size_t i = 0; i < option_table().size(); ++i) {
     if (!is_given(g, i)) continue;
     const std::string name = dashed(option_table()[i].long_name);
     switch (option_table()[i].scope) {
       case OptionScope::Seeds:
-        if (cl.mode == Mode::Replay) usage_error(name + " cannot be used with 'ctrlsched replay'");
+        if (cl.mode != Mode::Seeds) usage_error(name + " cannot be used with 'ctrlsched " + command + "'");
         break;
       case OptionScope::Replay:
-        if (cl.mode == Mode::Seeds) usage_error(name + " is only valid with 'ctrlsched replay'");
+        if (cl.mode == Mode::Seeds) {
+          usage_error(name + " is only valid with 'ctrlsched replay' or 'ctrlsched trace'");
+        }
         break;
       case OptionScope::Spec:
-        if (cl.mode == Mode::Replay && fixed_run) {
+        if (cl.mode != Mode::Seeds && fixed_run) {
           usage_error(name + " cannot be combined with " +
                       (g.schedule ? "--schedule" : "a handle") + ": it already fixes the run");
         }
+        break;
+      case OptionScope::Trace:
+        if (cl.mode != Mode::Trace) usage_error(name + " is only valid with 'ctrlsched trace'");
         break;
       case OptionScope::Common:
         break;
     }
   }
-  if (cl.mode == Mode::Replay) {
+  const std::string needs = std::string(command) +
+                            " needs a handle, --seed S or --schedule FILE before the test program" +
+                            (cl.mode == Mode::Trace ? " (or --dump FILE)" : "");
+  if (cl.mode != Mode::Seeds) {
     if (g.seed && g.schedule) usage_error("give only one of --seed and --schedule");
-    if (!cl.handle && !g.seed && !g.schedule) {
-      usage_error("replay needs a handle, --seed S or --schedule FILE before the test program");
-    }
+    if (!cl.handle && !g.seed && !g.schedule) usage_error(needs);
   }
   if (cl.target.empty()) {
     if (cl.handle && (cl.handle->empty() || cl.handle->find('/') != std::string::npos ||
                       cl.handle->find(':') == std::string::npos)) {
-      usage_error("replay needs a handle, --seed S or --schedule FILE before the test program ('" +
-                  *cl.handle + "' is not a handle)");
+      usage_error(needs + " ('" + *cl.handle + "' is not a handle)");
     }
     usage_error("missing the test program to run");
   }

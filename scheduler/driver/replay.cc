@@ -76,26 +76,34 @@ ReplayVerdict replay_verdict(bool shim_diverged, std::uint64_t decision_index, s
   return {false, "replay matched schedule " + format_hash(hash)};
 }
 
-ExitCode run_replay(const CommandLine& cl) {
+ReplayPlan plan_replay(const CommandLine& cl) {
   const Options& o = cl.options;
-  const ScheduleStore store(*o.save_schedules);
-  // Resolve what to replay first: a bad handle or file is reported before the target is checked.
   ReplayPlan plan;
   if (cl.handle) {
-    plan = plan_from_handle(*cl.handle, store);
+    plan = plan_from_handle(*cl.handle, ScheduleStore(*o.save_schedules));
   } else if (o.schedule) {
     plan = plan_from_schedule(*o.schedule);
   } else {
     plan.spec = spec_from_options(o);
     plan.spec.seed = *o.seed;
   }
+  return plan;
+}
+
+ExitCode run_replay(const CommandLine& cl) {
+  // Resolve what to replay first: a bad handle or file is reported before the target is checked.
+  return run_replay(cl, plan_replay(cl), nullptr);
+}
+
+ExitCode run_replay(const CommandLine& cl, ReplayPlan plan, const ReplayTracing* tracing) {
+  const Options& o = cl.options;
   const LaunchTarget target = prepare_launch(cl);
   if (plan.spec.strategy == StrategyKind::Pct && plan.spec.pct_steps == 0) {
     plan.spec.pct_steps = calibrate_pct_steps(target, plan.spec, *o.timeout, cl.target);
   }
 
   if (!o.quiet) {
-    std::string head = "ctrlsched replay: " +
+    std::string head = std::string(cl.mode == Mode::Trace ? "ctrlsched trace: " : "ctrlsched replay: ") +
                        (plan.spec.strategy == StrategyKind::Replay ? plan.source : to_handle(plan.spec)) + " · " +
                        cl.target;
     if (plan.verify) head += " (verifying against " + plan.source + ")";
@@ -107,6 +115,7 @@ ExitCode run_replay(const CommandLine& cl) {
   job.config = run_config_for(plan.spec);
   job.config.verify_input_log = plan.verify ? 1 : 0;
   job.input_log = encode_input_log(plan.input, kLogRegionBytes);
+  if (tracing) job.trace_fd = tracing->trace_fd;
   PoolOptions options;
   options.jobs = 1;
   options.timeout = std::chrono::duration<double>(*o.timeout);
@@ -132,11 +141,10 @@ ExitCode run_replay(const CommandLine& cl) {
     out.verdict = replay_verdict(out.result.kind == OutcomeKind::Diverged, d.decision_index, d.step,
                                  record_text(d.what), record.schedule_hash,
                                  run.exit.timed_out ? std::nullopt : plan.expected_hash);
-    if (o.save_schedule) {
-      // A Replay spec has no handle of its own: keep the one the schedule file carried.
-      const std::string& handle = plan.file_handle.empty() ? out.result.handle : plan.file_handle;
-      out.schedule = recorded_schedule(run.region, handle, &out.save_problem);
-    }
+    // A Replay spec has no handle of its own: keep the one the schedule file carried.
+    const std::string& handle = plan.file_handle.empty() ? out.result.handle : plan.file_handle;
+    if (o.save_schedule) out.schedule = recorded_schedule(run.region, handle, &out.save_problem);
+    if (tracing && tracing->on_finished) tracing->on_finished(record, handle);
     return out;
   });
 

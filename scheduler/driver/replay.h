@@ -1,14 +1,17 @@
 // Replay mode: `ctrlsched replay <handle> | --seed S | --schedule FILE ./test args` runs one
 // schedule with the test's output on the terminal, prints the outcome and whether the run
 // followed the recorded schedule, and returns 0 (passed), 1 (failure reproduced) or 4 (diverged).
+// `ctrlsched trace` (trace.h) is a replay that also records the run's events.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "ctrlsched/decision.h"
+#include "ctrlsched/run_record.h"
 #include "ctrlsched/run_spec.h"
 #include "exit_codes.h"
 #include "options.h"
@@ -36,6 +39,21 @@ ReplayVerdict replay_verdict(bool shim_diverged, std::uint64_t decision_index, s
                              const std::string& what, std::uint64_t hash,
                              std::optional<std::uint64_t> expected_hash);
 
+// What to replay, from a handle, --schedule FILE or --seed S with the schedule options. Throws
+// DriverError(BadSchedule) for a bad handle or schedule file. Checks nothing about the target.
+ReplayPlan plan_replay(const CommandLine& command_line);
+
+// What `ctrlsched trace` adds to a replay: a trace region for the child, and a look at the
+// finished run while its record is still mapped.
+struct ReplayTracing {
+  int trace_fd = -1;  // passed to the child as CTRLSCHED_TRACE_FD
+  // Called once the run is classified, before anything is printed about it. `handle` names the
+  // run: its own handle, or the one the --schedule file carries.
+  std::function<void(const RunRecord& record, const std::string& handle)> on_finished;
+};
+
 ExitCode run_replay(const CommandLine& command_line);
+// The same with a plan resolved beforehand; `tracing` may be null.
+ExitCode run_replay(const CommandLine& command_line, ReplayPlan plan, const ReplayTracing* tracing);
 
 }  // namespace ctrlsched::driver

@@ -121,7 +121,7 @@ TEST_CASE("bad command lines are one-line usage errors") {
   CHECK(usage({"--preemption-bound", "2", "./t"}) == "--preemption-bound only applies to --strategy random");
   CHECK(usage({"--strategy", "random", "--pct-steps", "9", "./t"}) == "--pct-steps only applies to --strategy pct");
   CHECK(usage({"--depth", "1001", "./t"}) == "--depth must be at most 1000");
-  CHECK(usage({"--seed", "3", "./t"}) == "--seed is only valid with 'ctrlsched replay'");
+  CHECK(usage({"--seed", "3", "./t"}) == "--seed is only valid with 'ctrlsched replay' or 'ctrlsched trace'");
   CHECK(usage({"--seeds", "99999999999999999999999", "./t"}) == "--seeds value '99999999999999999999999' is too large");
   CHECK(usage({"--seed-start", "18446744073709551615", "--seeds", "2", "./t"}).find("largest seed") != std::string::npos);
 }
