@@ -318,9 +318,13 @@ std::optional<std::pair<std::string, int>> header_failure_site(const fs::path& s
   return std::make_pair(m[1].str(), std::stoi(m[2].str()));
 }
 
-std::vector<std::string> accepted_kinds(const std::string& expect) {
-  if (expect == "hang") return {"hang", "deadlock"};
-  return {expect};
+std::vector<std::string> accepted_kinds(const ExpectedExample& example) {
+  if (example.expect != "hang") return {example.expect};
+  std::string failure = header_failure_text(example.source);
+  std::transform(failure.begin(), failure.end(), failure.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (contains(failure, "no thread can run") || contains(failure, "deadlock") || contains(failure, "all threads block"))
+    return {"deadlock"};
+  return {"hang"};
 }
 
 // ---------------------------------------------------------------------------------------------

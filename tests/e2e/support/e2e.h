@@ -90,10 +90,12 @@ std::vector<ExpectedExample> expected_examples();
 std::string header_failure_text(const fs::path& source);
 std::optional<std::pair<std::string, int>> header_failure_site(const fs::path& source);
 
-// The outcome kinds ctrlsched may report for an expected.txt expectation. "hang" bugs in which
-// every thread ends up blocked are reported as deadlocks (a livelock with running threads is a
-// hang): both are the right classification of "the program never finishes".
-std::vector<std::string> accepted_kinds(const std::string& expect);
+// The outcome kinds ctrlsched may report for an example's expected.txt expectation: exactly that
+// kind, except for "hang": a program that never finishes because every thread is blocked is a
+// deadlock to ctrlsched (a hang is a livelock: threads keep running past --max-steps). So a "hang"
+// example is accepted as a deadlock only when its header's Failure paragraph says no thread can
+// run (or calls it a deadlock); one that spins must be reported as a hang.
+std::vector<std::string> accepted_kinds(const ExpectedExample& example);
 
 // ---------------------------------------------------------------------------------------------
 // Temporary directories (removed on destruction unless E2E_KEEP_TEMP is set)
