@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "access_pairs.h"
 #include "collectors.h"
 #include "crash.h"
 #include "tsan/access.h"
@@ -143,6 +144,7 @@ __attribute__((constructor(101))) void start_shim() {
   install_alternate_stack(main_thread);
   set_thread_local_ranges(main_thread, main_thread->handle);
   start_trace_writer(record);
+  if (g_rt.config.collectors & kCollectAccessPairs) start_access_pair_collector(record);
   tls_self = main_thread;
   pthread_setspecific(g_rt.exit_key, main_thread);
   g_rt.recorder->on_thread_created(main_thread->id, kNoThread);

@@ -30,29 +30,30 @@ CTRLSCHED_EXPORT pid_t fork(void) {
   return pid;
 }
 
+namespace {
+// exit, _exit and _Exit from any thread: the final step count and a non-zero status reach the
+// record before the process goes.
+void note_process_exit(int status) {
+  if (controlled_self() == nullptr) return;
+  publish_steps();
+  record_exit_status(status);
+}
+}  // namespace
+
 CTRLSCHED_EXPORT void exit(int status) {
-  if (controlled_self() != nullptr) {
-    publish_steps();
-    record_exit_status(status);
-  }
+  note_process_exit(status);
   REAL(exit)(status);
   __builtin_unreachable();
 }
 
 CTRLSCHED_EXPORT void _exit(int status) {
-  if (controlled_self() != nullptr) {
-    publish_steps();
-    record_exit_status(status);
-  }
+  note_process_exit(status);
   REAL(_exit)(status);
   __builtin_unreachable();
 }
 
 CTRLSCHED_EXPORT void _Exit(int status) {
-  if (controlled_self() != nullptr) {
-    publish_steps();
-    record_exit_status(status);
-  }
+  note_process_exit(status);
   REAL(_Exit)(status);
   __builtin_unreachable();
 }

@@ -23,7 +23,7 @@
 namespace ctrlsched {
 
 inline constexpr std::uint32_t kRunRecordMagic = 0x52525343;  // "CSRR"
-inline constexpr std::uint32_t kRunRecordVersion = 2;
+inline constexpr std::uint32_t kRunRecordVersion = 3;
 inline constexpr const char* kRecordFdEnv = "CTRLSCHED_RECORD_FD";
 
 // What the shim saw. The driver adds Timeout (it killed the run) and derives exit/signal
@@ -54,8 +54,12 @@ struct RunConfig {
   std::uint32_t points;            // PointsMode
   std::uint64_t max_steps;
   std::uint32_t verify_input_log;  // 1: run `strategy` but check it against the input log
-  std::uint32_t reserved;
+  std::uint32_t collectors;        // bit mask of online collectors to run (kCollect*)
 };
+
+// Online collectors (shim/collectors.h) the driver can ask for. Each writes a fixed-size summary
+// into the record's summary area.
+inline constexpr std::uint32_t kCollectAccessPairs = 1u << 0;  // access_pairs.h, at kSummaryOffset
 
 inline constexpr std::size_t kTextSmall = 128;
 inline constexpr std::size_t kTextLarge = 512;
@@ -165,8 +169,9 @@ struct RunRecord {
 };
 
 inline constexpr std::uint64_t kRunRecordBytes = 32ull << 20;       // 32 MiB, sparse
+inline constexpr std::uint64_t kSummaryOffset = 256ull << 10;       // collector summaries
 inline constexpr std::uint64_t kLogRegionOffset = 1ull << 20;       // logs start at 1 MiB
 inline constexpr std::uint64_t kLogRegionBytes = (kRunRecordBytes - kLogRegionOffset) / 2;
-static_assert(sizeof(RunRecord) < kLogRegionOffset);
+static_assert(sizeof(RunRecord) < kSummaryOffset);
 
 }  // namespace ctrlsched
