@@ -75,7 +75,32 @@ TEST_CASE("a target that cannot run is refused with exit code 3 and one line", "
     REQUIRE(run(c).exit_code == 0);
     fs::permissions(dir / "object.o", fs::perms::owner_all);
   }
+  // A program whose dynamic loader fails: it needs a shared library that is gone.
+  {
+    std::ofstream(dir / "libgone.c") << "int gone(void) { return 0; }\n";
+    std::ofstream(dir / "needs_gone.c") << "int gone(void);\nint main(void) { return gone(); }\n";
+    Command c;
+    c.cwd = dir.path();
+    c.argv = {"cc", "-shared", "-fPIC", "libgone.c", "-o", "libgone.so"};
+    REQUIRE(run(c).exit_code == 0);
+    c.argv = {"cc", "needs_gone.c", "-L.", "-lgone", "-Wl,-rpath," + dir.path().string(), "-o", "needs_gone"};
+    REQUIRE(run(c).exit_code == 0);
+    fs::remove(dir / "libgone.so");
+  }
+  // ELF files for another class and another machine: a real program with one header byte changed.
+  auto patched = [&](const std::string& name, std::size_t offset, char value) {
+    std::string bytes = read_file(good);
+    REQUIRE(bytes.size() > offset);
+    bytes[offset] = value;
+    std::ofstream(dir / name, std::ios::binary) << bytes;
+    fs::permissions(dir / name, fs::perms::owner_all);
+  };
+  patched("elf32", 4, 1);          // EI_CLASS = ELFCLASS32
+  patched("aarch64", 18, char(183));  // e_machine (low byte) = EM_AARCH64
   const std::vector<BadInput> cases = {
+      {"dynamic loader fails", {"--seeds", "5", "./needs_gone"}, 3, "libgone.so"},
+      {"32-bit ELF", {"--seeds", "5", "./elf32"}, 3, "32-bit"},
+      {"ELF for another machine", {"--seeds", "5", "./aarch64"}, 3, "AArch64"},
       {"missing target", {"--seeds", "5", "./no_such_program"}, 3, "no_such_program.*(no such file|not found)"},
       {"missing target in PATH", {"--seeds", "5", "no_such_program_anywhere"}, 3, "not found"},
       {"not executable", {"--seeds", "5", "./not_executable"}, 3, "not executable"},
