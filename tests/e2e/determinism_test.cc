@@ -49,53 +49,60 @@ std::string without_header(const std::string& out) {
   return newline == std::string::npos ? "" : out.substr(newline + 1);
 }
 
-}  // namespace
-
-TEST_CASE("50 seeds run with -j1, -j2 and -j2 again give identical schedules and outcomes", "[determinism]") {
-  const auto examples = expected_examples();
-  for (const std::string kind : {"example", "example_inst"}) {
-    for (const ExpectedExample& e : examples) {
-      for (const std::string strategy : {"pct", "random"}) {
-        DYNAMIC_SECTION(kind << " " << e.name << " --strategy " << strategy) {
-          const std::string target = binary(kind, e.name);
-          std::vector<SeedsRun> runs;
-          std::vector<std::unique_ptr<TempDir>> dirs;
-          for (const std::string jobs : {"1", "2", "2"}) {
-            dirs.push_back(std::make_unique<TempDir>());
-            runs.push_back(run_seeds(*dirs.back(), target,
-                                     {"--seeds", "50", "-j", jobs, "--strategy", strategy, "--no-save",
-                                      "--max-steps", "100000"}));
-            INFO(runs.back().describe());
-            REQUIRE_FALSE(runs.back().process.timed_out);
-            REQUIRE((runs.back().process.exit_code == 0 || runs.back().process.exit_code == 1));
-            REQUIRE(runs.back().json.is_object());
-            REQUIRE(runs.back().runs().size() == 50);
-          }
-          for (std::size_t i = 1; i < runs.size(); ++i) {
-            INFO("run 0 (-j1) against run " << i << " (-j2)");
-            CHECK(runs[i].process.exit_code == runs[0].process.exit_code);
-            // docs/json-schema.md: the whole report is the same whatever -j is, but elapsed_s;
-            // docs/cli.md: so is the text output, but the header's timing figures.
-            const bool same_report = without_elapsed(runs[i].json) == without_elapsed(runs[0].json);
-            CHECK(same_report);  // the checks below say where they differ
-            const bool same_text = without_header(runs[i].process.out) == without_header(runs[0].process.out);
-            CHECK(same_text);
-            CHECK(deterministic_summary(runs[i].json).dump(1) == deterministic_summary(runs[0].json).dump(1));
-            for (std::size_t s = 0; s < 50; ++s) {
-              const Json a = deterministic_part(runs[0].runs()[s]);
-              const Json b = deterministic_part(runs[i].runs()[s]);
-              INFO("seed " << s);
-              CHECK(b.dump(1) == a.dump(1));
-            }
-          }
-          // Different seeds really explore different schedules: a strategy that runs one schedule
-          // whatever the seed would be "deterministic" too, and would miss every other interleaving.
-          std::set<std::string> hashes;
-          for (const Json& run : runs[0].runs()) hashes.insert(run["schedule_hash"].get<std::string>());
-          INFO("50 seeds must explore more than one schedule; pct_steps (k) = " << runs[0].json["summary"]["pct_steps"]);
-          CHECK(hashes.size() > 1);
+void check_deterministic(const std::string& kind) {
+  for (const ExpectedExample& e : expected_examples()) {
+    for (const std::string strategy : {"pct", "random"}) {
+      DYNAMIC_SECTION(kind << " " << e.name << " --strategy " << strategy) {
+        const std::string target = binary(kind, e.name);
+        std::vector<SeedsRun> runs;
+        std::vector<std::unique_ptr<TempDir>> dirs;
+        for (const std::string jobs : {"1", "2", "2"}) {
+          dirs.push_back(std::make_unique<TempDir>());
+          runs.push_back(run_seeds(*dirs.back(), target,
+                                   {"--seeds", "50", "-j", jobs, "--strategy", strategy, "--no-save",
+                                    "--max-steps", "100000"}));
+          INFO(runs.back().describe());
+          REQUIRE_FALSE(runs.back().process.timed_out);
+          REQUIRE((runs.back().process.exit_code == 0 || runs.back().process.exit_code == 1));
+          REQUIRE(runs.back().json.is_object());
+          REQUIRE(runs.back().runs().size() == 50);
         }
+        for (std::size_t i = 1; i < runs.size(); ++i) {
+          INFO("run 0 (-j1) against run " << i << " (-j2)");
+          CHECK(runs[i].process.exit_code == runs[0].process.exit_code);
+          // docs/json-schema.md: the whole report is the same whatever -j is, but elapsed_s;
+          // docs/cli.md: so is the text output, but the header's timing figures.
+          const bool same_report = without_elapsed(runs[i].json) == without_elapsed(runs[0].json);
+          CHECK(same_report);  // the checks below say where they differ
+          const bool same_text = without_header(runs[i].process.out) == without_header(runs[0].process.out);
+          CHECK(same_text);
+          CHECK(deterministic_summary(runs[i].json).dump(1) == deterministic_summary(runs[0].json).dump(1));
+          for (std::size_t s = 0; s < 50; ++s) {
+            const Json a = deterministic_part(runs[0].runs()[s]);
+            const Json b = deterministic_part(runs[i].runs()[s]);
+            INFO("seed " << s);
+            CHECK(b.dump(1) == a.dump(1));
+          }
+        }
+        // Different seeds really explore different schedules: a strategy that runs one schedule
+        // whatever the seed would be "deterministic" too, and would miss every other interleaving.
+        std::set<std::string> hashes;
+        for (const Json& run : runs[0].runs()) hashes.insert(run["schedule_hash"].get<std::string>());
+        INFO("50 seeds must explore more than one schedule; pct_steps (k) = " << runs[0].json["summary"]["pct_steps"]);
+        CHECK(hashes.size() > 1);
       }
     }
   }
+}
+
+}  // namespace
+
+TEST_CASE("plain examples: 50 seeds with -j1, -j2 and -j2 again give identical schedules and outcomes",
+          "[determinism][plain]") {
+  check_deterministic("example");
+}
+
+TEST_CASE("instrumented examples: 50 seeds with -j1, -j2 and -j2 again give identical schedules and outcomes",
+          "[determinism][inst]") {
+  check_deterministic("example_inst");
 }
