@@ -12,12 +12,16 @@
 #include "engine.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "baton.h"
 #include "collectors.h"
 #include "real.h"
 #include "report.h"
 #include "stack.h"
+#include "virtual_time.h"
 #include "watchdog.h"
 
 namespace ctrlsched::shim {
@@ -57,6 +61,7 @@ void fire_timeout(Thread* t) {
   if (queue) queue->remove(t);
   make_runnable(t);
   t->timed_out = true;
+  virtual_clock_reach(t->deadline);
   g_rt.objects.release_if_idle(model);
 }
 
@@ -101,6 +106,17 @@ void hand_over(Thread* me, Thread* next) {
 
 }  // namespace
 
+// An exited thread still runs glibc's teardown (TLS destructors of libc, freeing its malloc
+// cache) after it handed the baton on. Whoever gets the baton next waits until that OS thread is
+// gone, so those free()s never interleave with the test's malloc()s and heap addresses stay
+// deterministic. The main thread is skipped: its id lives on until the process ends.
+void wait_for_dying_thread() {
+  pid_t tid = g_rt.dying_os_tid;
+  g_rt.dying_os_tid = 0;
+  if (tid == 0 || tid == g_rt.pid) return;
+  while (REAL(syscall)(SYS_tgkill, g_rt.pid, tid, 0) == 0) REAL(sched_yield)();
+}
+
 void park(Thread* me) {
   for (;;) {
     wait_baton(me->baton);
@@ -115,6 +131,7 @@ void park(Thread* me) {
     hand_over(me, requester);
   }
   __atomic_store_n(&g_rt.current, me, __ATOMIC_RELEASE);
+  if (g_rt.dying_os_tid != 0) wait_for_dying_thread();
 }
 
 // Nobody can run but some thread runs uncontrolled: leave the baton with nobody; the watchdog
@@ -138,7 +155,8 @@ void decide(Thread* me, PointKind kind) {
 }
 
 bool block(Thread* me, WaitKind kind, const void* object, WaitQueue* queue, Model* model,
-           bool timed) {
+           bool timed, std::uint64_t deadline) {
+  me->deadline = deadline;
   ++g_rt.state_version;
   me->state = ThreadState::Blocked;
   me->wait_kind = kind;
@@ -199,7 +217,8 @@ void exit_thread(Thread* me) {
     wait_for_escaped(me);
     return;
   }
-  // No park: this OS thread is leaving. Whoever joins it waits for the OS thread to be gone.
+  // No park: this OS thread is leaving; the next baton holder waits until it is gone.
+  g_rt.dying_os_tid = me->os_tid;
   hand_over(me, next);
 }
 

@@ -54,7 +54,9 @@ void release_baton(Thread* me);
 
 // Blocks `me` in `queue` (owned by `model`, which may be nullptr) until another thread wakes it
 // or, for a timed wait, until the strategy lets its timeout fire. Returns true on timeout.
-bool block(Thread* me, WaitKind kind, const void* object, WaitQueue* queue, Model* model, bool timed);
+// `deadline` (virtual time, virtual_time.h) is where the clock moves if the timeout fires.
+bool block(Thread* me, WaitKind kind, const void* object, WaitQueue* queue, Model* model, bool timed,
+           std::uint64_t deadline = 0);
 
 // Makes a blocked thread runnable (the caller has already taken it off its queue).
 void wake(Thread* t);

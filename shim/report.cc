@@ -139,6 +139,7 @@ void fail_deadlock(Thread* me) {
     b.wait_kind = static_cast<std::uint32_t>(t->wait_kind);
     b.object = reinterpret_cast<std::uint64_t>(t->wait_object);
     b.holder = holder ? static_cast<std::int32_t>(holder->id) : -1;
+    b.holder_exited = holder && holder->state == ThreadState::Exited;
     b.timed = t->timed_wait;
   }
   f.thread = me->id;

@@ -25,6 +25,7 @@ namespace ctrlsched::shim {
 constinit Runtime g_rt;
 thread_local Thread* tls_self __attribute__((tls_model("initial-exec"))) = nullptr;
 thread_local int tls_shim_depth __attribute__((tls_model("initial-exec"))) = 0;
+thread_local bool tls_shim_internal __attribute__((tls_model("initial-exec"))) = false;
 
 void RecordLogSink::attach(RunRecord* record) {
   record_ = record;

@@ -52,6 +52,8 @@ struct Runtime {
   Thread* dump_requester = nullptr;
   bool access_points = false;       // scheduling points at instrumented accesses
   std::uint32_t escaped = 0;        // threads released by the watchdog, not yet back
+  pid_t dying_os_tid = 0;           // a thread that gave up the baton for good but may still be
+                                    // running glibc's teardown (frees); see engine.cc
   bool may_diverge = false;         // replaying or verifying: check for divergence
   // Lease (Strategy::lease): `lease_holder` keeps running without a decision at its points up to
   // step `lease_end`, while `state_version` (bumped whenever any thread changes state) stays at
@@ -72,9 +74,13 @@ extern thread_local Thread* tls_self __attribute__((tls_model("initial-exec")));
 // inside the shim (it is parked on its baton or busy deciding, not stuck).
 extern thread_local int tls_shim_depth __attribute__((tls_model("initial-exec")));
 
+// Set while the shim itself runs library code that may call interposed functions (the unwinder
+// behind backtrace() calls pthread_once): those calls go straight to libc.
+extern thread_local bool tls_shim_internal __attribute__((tls_model("initial-exec")));
+
 // The calling thread if the shim controls it right now, else nullptr (forward to libc).
 inline Thread* controlled_self() {
-  if (__builtin_expect(!g_rt.active, 0)) return nullptr;
+  if (__builtin_expect(!g_rt.active || tls_shim_internal, 0)) return nullptr;
   Thread* me = tls_self;
   if (me == nullptr || me->state == ThreadState::Exited) return nullptr;
   return me;

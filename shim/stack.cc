@@ -2,6 +2,8 @@
 // reads the snapshot and formats by hand.
 #include "stack.h"
 
+#include "runtime.h"
+
 #include <execinfo.h>
 #include <link.h>
 #include <unistd.h>
@@ -119,7 +121,9 @@ void format_location(Frame& out, std::uintptr_t pc) {
 
 void capture_stack(Stack& out) {
   void* pcs[48];
+  tls_shim_internal = true;
   int n = backtrace(pcs, 48);
+  tls_shim_internal = false;
   out.count = 0;
   for (int i = 0; i < n && out.count < kMaxFrames; ++i) {
     auto pc = reinterpret_cast<std::uintptr_t>(pcs[i]);

@@ -47,6 +47,7 @@ struct Thread {
   Thread* join_target = nullptr;
   bool timed_wait = false;            // may time out: offered to the strategy as a candidate
   bool timed_out = false;             // result of the last wait
+  std::uint64_t deadline = 0;         // virtual time at which a timed wait's timeout falls
   Thread* next_waiter = nullptr;
   WaitQueue joiners;
 

@@ -87,7 +87,10 @@ std::string describe_wait(const BlockedThread& blocked) {
     text += " waits to join T" + std::to_string(blocked.holder);
   } else {
     text += std::string(" waits for ") + wait_kind_name(blocked.wait_kind) + " " + hex(blocked.object);
-    if (blocked.holder >= 0) text += " held by T" + std::to_string(blocked.holder);
+    if (blocked.holder >= 0) {
+      text += " held by T" + std::to_string(blocked.holder);
+      if (blocked.holder_exited) text += " (exited)";
+    }
   }
   if (blocked.timed) text += " (timed wait)";
   return text;

@@ -16,6 +16,7 @@
 #include "../engine.h"
 #include "../report.h"
 #include "../stack.h"
+#include "../virtual_time.h"
 #include "interpose.h"
 
 using namespace ctrlsched::shim;
@@ -100,6 +101,13 @@ CTRLSCHED_EXPORT long syscall(long number, ...) {
                           static_cast<std::uint32_t>(a[2]), reinterpret_cast<const timespec*>(a[3]),
                           &handled);
       if (handled) return result;
+    }
+  }
+  if (number == SYS_clock_gettime && controlled_self() != nullptr) {
+    std::optional<timespec> now = virtual_clock_read(static_cast<clockid_t>(a[0]));
+    if (now) {
+      if (a[1]) *reinterpret_cast<timespec*>(a[1]) = *now;
+      return 0;
     }
   }
   return REAL(syscall)(number, a[0], a[1], a[2], a[3], a[4], a[5]);

@@ -1,6 +1,8 @@
 // pthread thread management: create, join (plain, try, timed, clock), detach, exit.
 #include <pthread.h>
 
+#include <cstdint>
+
 #include "interpose.h"
 
 using namespace ctrlsched::shim;
@@ -15,16 +17,18 @@ CTRLSCHED_EXPORT int pthread_join(pthread_t thread, void** result) {
   Thread* me = controlled_self();
   if (me != nullptr && !is_controlled_thread(thread)) me = nullptr;
   if (me == nullptr) return REAL(pthread_join)(thread, result);
+  me->sync_pc = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
   ShimEntry shim_entry_guard(me);
-  return thread_join(me, thread, result, WaitMode::Block, nullptr);
+  return thread_join(me, thread, result, WaitMode::Block, {});
 }
 
 CTRLSCHED_EXPORT int pthread_tryjoin_np(pthread_t thread, void** result) {
   Thread* me = controlled_self();
   if (me != nullptr && !is_controlled_thread(thread)) me = nullptr;
   if (me == nullptr) return REAL(pthread_tryjoin_np)(thread, result);
+  me->sync_pc = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
   ShimEntry shim_entry_guard(me);
-  return thread_join(me, thread, result, WaitMode::Try, nullptr);
+  return thread_join(me, thread, result, WaitMode::Try, {});
 }
 
 CTRLSCHED_EXPORT int pthread_timedjoin_np(pthread_t thread, void** result, const timespec* abstime) {
@@ -32,8 +36,10 @@ CTRLSCHED_EXPORT int pthread_timedjoin_np(pthread_t thread, void** result, const
   if (me != nullptr && !is_controlled_thread(thread)) me = nullptr;
   if (me == nullptr)
     return REAL(pthread_timedjoin_np)(thread, result, abstime);
+  me->sync_pc = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
   ShimEntry shim_entry_guard(me);
-  return thread_join(me, thread, result, abstime ? WaitMode::Timed : WaitMode::Block, abstime);
+  return thread_join(me, thread, result, abstime ? WaitMode::Timed : WaitMode::Block,
+                     {CLOCK_REALTIME, abstime});
 }
 
 CTRLSCHED_EXPORT int pthread_clockjoin_np(pthread_t thread, void** result, clockid_t clock,
@@ -42,14 +48,16 @@ CTRLSCHED_EXPORT int pthread_clockjoin_np(pthread_t thread, void** result, clock
   if (me != nullptr && !is_controlled_thread(thread)) me = nullptr;
   if (me == nullptr)
     return REAL(pthread_clockjoin_np)(thread, result, clock, abstime);
+  me->sync_pc = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
   ShimEntry shim_entry_guard(me);
-  return thread_join(me, thread, result, abstime ? WaitMode::Timed : WaitMode::Block, abstime);
+  return thread_join(me, thread, result, abstime ? WaitMode::Timed : WaitMode::Block, {clock, abstime});
 }
 
 CTRLSCHED_EXPORT int pthread_detach(pthread_t thread) {
   Thread* me = controlled_self();
   if (me != nullptr && !is_controlled_thread(thread)) me = nullptr;
   if (me == nullptr) return REAL(pthread_detach)(thread);
+  me->sync_pc = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
   ShimEntry shim_entry_guard(me);
   return thread_detach(me, thread);
 }

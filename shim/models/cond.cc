@@ -10,7 +10,13 @@
 
 namespace ctrlsched::shim {
 
-int cond_wait(Thread* me, pthread_cond_t* c, pthread_mutex_t* m, const timespec* abstime) {
+clockid_t cond_clock(const pthread_cond_t* c) {
+  // glibc keeps the clock chosen with pthread_condattr_setclock in bit 1 of __wrefs.
+  return (c->__data.__wrefs & 2) ? CLOCK_MONOTONIC : CLOCK_REALTIME;
+}
+
+int cond_wait(Thread* me, pthread_cond_t* c, pthread_mutex_t* m, Timeout timeout) {
+  const timespec* abstime = timeout.abstime;
   point(me, PointKind::Sync);
   int type = m->__data.__kind & 3;
   if ((type == PTHREAD_MUTEX_ERRORCHECK || type == PTHREAD_MUTEX_RECURSIVE) &&
@@ -23,7 +29,8 @@ int cond_wait(Thread* me, pthread_cond_t* c, pthread_mutex_t* m, const timespec*
   if (!spurious) {
     Model* model = g_rt.objects.get(c, ModelKind::Cond);
     if (model == nullptr) fail_shim_error("ctrlsched shim: too many busy synchronization objects");
-    timed_out = block(me, WaitKind::Cond, c, &model->waiters, model, abstime != nullptr);
+    timed_out = block(me, WaitKind::Cond, c, &model->waiters, model, abstime != nullptr,
+                      virtual_deadline(timeout));
     if (!timed_out) emit_sync(EventKind::Acquire, me, c, WaitKind::Cond);
   }
   mutex_reacquire_after_wait(me, m, count);

@@ -28,7 +28,12 @@ long futex(Thread* me, std::uint32_t* word, int op, std::uint32_t value, const t
     if (g_rt.config.spurious_wakeups && g_rt.recorder->spurious_wakeup(me->id)) return 0;
     Model* model = g_rt.objects.get(word, ModelKind::Futex);
     if (model == nullptr) fail_shim_error("ctrlsched shim: too many busy synchronization objects");
-    if (block(me, WaitKind::Futex, word, &model->waiters, model, timeout != nullptr)) {
+    // FUTEX_WAIT takes a relative monotonic timeout, FUTEX_WAIT_BITSET an absolute one.
+    std::uint64_t deadline =
+        command == FUTEX_WAIT
+            ? virtual_deadline_after(timeout)
+            : virtual_deadline(Timeout{(op & FUTEX_CLOCK_REALTIME) ? CLOCK_REALTIME : CLOCK_MONOTONIC, timeout});
+    if (block(me, WaitKind::Futex, word, &model->waiters, model, timeout != nullptr, deadline)) {
       errno = ETIMEDOUT;
       return -1;
     }

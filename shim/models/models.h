@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "thread_table.h"
+#include "virtual_time.h"
 
 namespace ctrlsched::shim {
 
@@ -19,22 +20,25 @@ enum class WaitMode : std::uint8_t { Block, Try, Timed };
 bool valid_timeout(const timespec* t);
 
 // Mutexes: state kept in the pthread_mutex_t itself with glibc's encoding.
-int mutex_lock(Thread* me, pthread_mutex_t* m, WaitMode mode, const timespec* abstime);
+int mutex_lock(Thread* me, pthread_mutex_t* m, WaitMode mode, Timeout timeout);
 int mutex_unlock(Thread* me, pthread_mutex_t* m);
 // Without a scheduling point, for condition waits: release fully / re-acquire with saved count.
 unsigned mutex_release_for_wait(Thread* me, pthread_mutex_t* m);
 void mutex_reacquire_after_wait(Thread* me, pthread_mutex_t* m, unsigned count);
 
-int cond_wait(Thread* me, pthread_cond_t* c, pthread_mutex_t* m, const timespec* abstime);
+// timeout.abstime == nullptr: an untimed wait.
+int cond_wait(Thread* me, pthread_cond_t* c, pthread_mutex_t* m, Timeout timeout);
+// The clock a condition variable's timed waits use (pthread_condattr_setclock).
+clockid_t cond_clock(const pthread_cond_t* c);
 int cond_signal(Thread* me, pthread_cond_t* c);
 int cond_broadcast(Thread* me, pthread_cond_t* c);
 
-int rwlock_rdlock(Thread* me, pthread_rwlock_t* rw, WaitMode mode, const timespec* abstime);
-int rwlock_wrlock(Thread* me, pthread_rwlock_t* rw, WaitMode mode, const timespec* abstime);
+int rwlock_rdlock(Thread* me, pthread_rwlock_t* rw, WaitMode mode, Timeout timeout);
+int rwlock_wrlock(Thread* me, pthread_rwlock_t* rw, WaitMode mode, Timeout timeout);
 int rwlock_unlock(Thread* me, pthread_rwlock_t* rw);
 int rwlock_destroy(pthread_rwlock_t* rw);
 
-int semaphore_wait(Thread* me, sem_t* s, WaitMode mode, const timespec* abstime);
+int semaphore_wait(Thread* me, sem_t* s, WaitMode mode, Timeout timeout);
 int semaphore_post(Thread* me, sem_t* s);
 int semaphore_value(Thread* me, sem_t* s, int* value);
 
@@ -55,7 +59,7 @@ long futex(Thread* me, std::uint32_t* word, int op, std::uint32_t value, const t
 
 int thread_create(Thread* me, pthread_t* out, const pthread_attr_t* attr, void* (*start)(void*),
                   int (*c11_start)(void*), void* arg);
-int thread_join(Thread* me, pthread_t handle, void** result, WaitMode mode, const timespec* abstime);
+int thread_join(Thread* me, pthread_t handle, void** result, WaitMode mode, Timeout timeout);
 int thread_detach(Thread* me, pthread_t handle);
 // True if `handle` names a thread the shim created (else the interposer forwards to libc).
 bool is_controlled_thread(pthread_t handle);

@@ -36,11 +36,12 @@ void release(Thread* me, pthread_mutex_t* m) {
 }
 
 // Waits until the mutex is free and takes it. Returns 0 or ETIMEDOUT.
-int acquire_blocking(Thread* me, pthread_mutex_t* m, bool timed, unsigned count) {
+int acquire_blocking(Thread* me, pthread_mutex_t* m, bool timed, std::uint64_t deadline,
+                     unsigned count) {
   while (m->__data.__lock != 0) {
     Model* model = g_rt.objects.get(m, ModelKind::Mutex);
     if (model == nullptr) fail_shim_error("ctrlsched shim: too many busy synchronization objects");
-    if (block(me, WaitKind::Mutex, m, &model->waiters, model, timed)) return ETIMEDOUT;
+    if (block(me, WaitKind::Mutex, m, &model->waiters, model, timed, deadline)) return ETIMEDOUT;
   }
   take(me, m, count);
   return 0;
@@ -52,7 +53,7 @@ bool valid_timeout(const timespec* t) {
   return t != nullptr && t->tv_nsec >= 0 && t->tv_nsec < 1'000'000'000;
 }
 
-int mutex_lock(Thread* me, pthread_mutex_t* m, WaitMode mode, const timespec* abstime) {
+int mutex_lock(Thread* me, pthread_mutex_t* m, WaitMode mode, Timeout timeout) {
   point(me, PointKind::Sync);
   if (m->__data.__lock != 0 && m->__data.__owner == me->os_tid) {
     switch (mutex_type(m)) {
@@ -69,8 +70,8 @@ int mutex_lock(Thread* me, pthread_mutex_t* m, WaitMode mode, const timespec* ab
     return 0;
   }
   if (mode == WaitMode::Try) return EBUSY;
-  if (mode == WaitMode::Timed && !valid_timeout(abstime)) return EINVAL;
-  return acquire_blocking(me, m, mode == WaitMode::Timed, 1);
+  if (mode == WaitMode::Timed && !valid_timeout(timeout.abstime)) return EINVAL;
+  return acquire_blocking(me, m, mode == WaitMode::Timed, virtual_deadline(timeout), 1);
 }
 
 int mutex_unlock(Thread* me, pthread_mutex_t* m) {
@@ -91,7 +92,7 @@ unsigned mutex_release_for_wait(Thread* me, pthread_mutex_t* m) {
 }
 
 void mutex_reacquire_after_wait(Thread* me, pthread_mutex_t* m, unsigned count) {
-  acquire_blocking(me, m, false, count == 0 ? 1 : count);
+  acquire_blocking(me, m, false, 0, count == 0 ? 1 : count);
 }
 
 }  // namespace ctrlsched::shim

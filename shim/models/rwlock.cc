@@ -19,7 +19,7 @@ Model* holders(pthread_rwlock_t* rw) {
   return model;
 }
 
-int acquire(Thread* me, pthread_rwlock_t* rw, bool write, WaitMode mode, const timespec* abstime) {
+int acquire(Thread* me, pthread_rwlock_t* rw, bool write, WaitMode mode, Timeout timeout) {
   point(me, PointKind::Sync);
   for (;;) {
     Model* model = g_rt.objects.find(rw, ModelKind::Rwlock);
@@ -33,21 +33,21 @@ int acquire(Thread* me, pthread_rwlock_t* rw, bool write, WaitMode mode, const t
     }
     if (model->writer == me) return EDEADLK;
     if (mode == WaitMode::Try) return EBUSY;
-    if (mode == WaitMode::Timed && !valid_timeout(abstime)) return EINVAL;
+    if (mode == WaitMode::Timed && !valid_timeout(timeout.abstime)) return EINVAL;
     if (block(me, write ? WaitKind::RwlockWrite : WaitKind::RwlockRead, rw, &model->waiters, model,
-              mode == WaitMode::Timed))
+              mode == WaitMode::Timed, virtual_deadline(timeout)))
       return ETIMEDOUT;
   }
 }
 
 }  // namespace
 
-int rwlock_rdlock(Thread* me, pthread_rwlock_t* rw, WaitMode mode, const timespec* abstime) {
-  return acquire(me, rw, false, mode, abstime);
+int rwlock_rdlock(Thread* me, pthread_rwlock_t* rw, WaitMode mode, Timeout timeout) {
+  return acquire(me, rw, false, mode, timeout);
 }
 
-int rwlock_wrlock(Thread* me, pthread_rwlock_t* rw, WaitMode mode, const timespec* abstime) {
-  return acquire(me, rw, true, mode, abstime);
+int rwlock_wrlock(Thread* me, pthread_rwlock_t* rw, WaitMode mode, Timeout timeout) {
+  return acquire(me, rw, true, mode, timeout);
 }
 
 int rwlock_unlock(Thread* me, pthread_rwlock_t* rw) {

@@ -22,7 +22,7 @@ void set_value(sem_t* s, std::uint32_t v) { word(s) = (word(s) & ~std::uint64_t{
 
 }  // namespace
 
-int semaphore_wait(Thread* me, sem_t* s, WaitMode mode, const timespec* abstime) {
+int semaphore_wait(Thread* me, sem_t* s, WaitMode mode, Timeout timeout) {
   point(me, PointKind::Sync);
   for (;;) {
     if (std::uint32_t v = value(s); v > 0) {
@@ -31,10 +31,11 @@ int semaphore_wait(Thread* me, sem_t* s, WaitMode mode, const timespec* abstime)
       return 0;
     }
     if (mode == WaitMode::Try) return EAGAIN;
-    if (mode == WaitMode::Timed && !valid_timeout(abstime)) return EINVAL;
+    if (mode == WaitMode::Timed && !valid_timeout(timeout.abstime)) return EINVAL;
     Model* model = g_rt.objects.get(s, ModelKind::Semaphore);
     if (model == nullptr) fail_shim_error("ctrlsched shim: too many busy synchronization objects");
-    if (block(me, WaitKind::Semaphore, s, &model->waiters, model, mode == WaitMode::Timed))
+    if (block(me, WaitKind::Semaphore, s, &model->waiters, model, mode == WaitMode::Timed,
+              virtual_deadline(timeout)))
       return ETIMEDOUT;
   }
 }

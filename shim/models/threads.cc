@@ -98,7 +98,7 @@ int thread_create(Thread* me, pthread_t* out, const pthread_attr_t* attr, void* 
   return 0;
 }
 
-int thread_join(Thread* me, pthread_t handle, void** result, WaitMode mode, const timespec* abstime) {
+int thread_join(Thread* me, pthread_t handle, void** result, WaitMode mode, Timeout timeout) {
   point(me, PointKind::Sync);
   Thread* target = find_thread(handle);
   if (target == nullptr) return ESRCH;
@@ -106,9 +106,10 @@ int thread_join(Thread* me, pthread_t handle, void** result, WaitMode mode, cons
   if (target->detached || target->joined) return EINVAL;
   while (target->state != ThreadState::Exited) {
     if (mode == WaitMode::Try) return EBUSY;
-    if (mode == WaitMode::Timed && !valid_timeout(abstime)) return EINVAL;
+    if (mode == WaitMode::Timed && !valid_timeout(timeout.abstime)) return EINVAL;
     me->join_target = target;
-    if (block(me, WaitKind::Join, target, &target->joiners, nullptr, mode == WaitMode::Timed))
+    if (block(me, WaitKind::Join, target, &target->joiners, nullptr, mode == WaitMode::Timed,
+              virtual_deadline(timeout)))
       return ETIMEDOUT;
   }
   target->joined = true;

@@ -23,7 +23,7 @@
 namespace ctrlsched {
 
 inline constexpr std::uint32_t kRunRecordMagic = 0x52525343;  // "CSRR"
-inline constexpr std::uint32_t kRunRecordVersion = 3;
+inline constexpr std::uint32_t kRunRecordVersion = 4;
 inline constexpr const char* kRecordFdEnv = "CTRLSCHED_RECORD_FD";
 
 // What the shim saw. The driver adds Timeout (it killed the run) and derives exit/signal
@@ -101,6 +101,8 @@ struct BlockedThread {
   std::uint64_t object;           // address of the object waited on
   std::int32_t holder;            // ThreadId holding it, -1 if none / unknown
   std::uint32_t timed;
+  std::uint32_t holder_exited;    // 1 if the holder has exited (it will never release it)
+  std::uint32_t reserved;
   Stack stack;
 };
 

@@ -1,0 +1,31 @@
+// Clock reads return virtual time for controlled threads (virtual_time.h).
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "../virtual_time.h"
+#include "interpose.h"
+
+using namespace ctrlsched::shim;
+
+CTRLSCHED_EXPORT int clock_gettime(clockid_t clock, timespec* out) {
+  CTRLSCHED_FORWARD_UNLESS_CONTROLLED(clock_gettime, clock, out);
+  std::optional<timespec> now = virtual_clock_read(clock);
+  if (!now) return REAL(clock_gettime)(clock, out);
+  *out = *now;  // glibc declares `out` non-null
+  return 0;
+}
+
+CTRLSCHED_EXPORT int gettimeofday(struct timeval* __restrict out, void* __restrict zone) {
+  CTRLSCHED_FORWARD_UNLESS_CONTROLLED(gettimeofday, out, zone);
+  std::optional<timespec> now = virtual_clock_read(CLOCK_REALTIME);
+  *out = timeval{now->tv_sec, now->tv_nsec / 1000};  // glibc declares `out` non-null
+  return 0;
+}
+
+CTRLSCHED_EXPORT time_t time(time_t* out) {
+  CTRLSCHED_FORWARD_UNLESS_CONTROLLED(time, out);
+  time_t seconds = virtual_clock_read(CLOCK_REALTIME)->tv_sec;
+  if (out) *out = seconds;
+  return seconds;
+}
