@@ -7,6 +7,7 @@
 
 #include <fstream>
 #include <regex>
+#include <set>
 
 #include "e2e.h"
 
@@ -148,4 +149,66 @@ TEST_CASE("a SIGSEGV in a worker is a signal outcome naming the thread and the l
     CHECK(p.exit_code == 1);
     CHECK(replay_fail_message(p.out) == first["failure"]["message"].get<std::string>());
   }
+}
+
+TEST_CASE("main returning while a worker waits forever passes: returning from main ends the process",
+          "[outcomes]") {
+  TempDir dir;
+  for (const SeedsRun& r : run_both(dir, "main_returns_early", 50, {"--timeout", "20"})) {
+    INFO(r.describe());
+    REQUIRE(r.json.is_object());
+    CHECK(r.process.exit_code == 0);
+    CHECK(r.failures() == 0);
+  }
+}
+
+TEST_CASE("main ending with pthread_exit while workers still run passes once the last thread exits",
+          "[outcomes]") {
+  TempDir dir;
+  // --stop-after: a broken run costs the whole --timeout, so stop at the first one.
+  for (const SeedsRun& r : run_both(dir, "main_pthread_exit", 50, {"--timeout", "5", "--stop-after", "1"})) {
+    INFO(r.describe());
+    REQUIRE_FALSE(r.process.timed_out);
+    REQUIRE(r.json.is_object());
+    CHECK(r.process.exit_code == 0);
+    CHECK(r.failures() == 0);
+    if (!r.groups().empty()) FAIL_CHECK("first failure: " << r.groups()[0]["message"].get<std::string>());
+  }
+}
+
+TEST_CASE("abort() in a worker is a SIGABRT located at the program's abort() call, one group per call site",
+          "[outcomes]") {
+  TempDir dir;
+  const fs::path source = programs_source_dir() / "abort_sites.c";
+  const int left = line_of(source, "LEFT_ABORT");
+  const int right = line_of(source, "RIGHT_ABORT");
+  REQUIRE(left > 0);
+  REQUIRE(right > 0);
+  const SeedsRun r = run_seeds(dir, program("abort_sites"), {"--seeds", "60", "-j2", "--strategy", "random"});
+  check_all_fail(r, "signal", 60);
+  std::set<int> lines;
+  for (const Json& g : r.groups()) {
+    INFO("group " << g.dump());
+    CHECK(contains(g["message"].get<std::string>(), "SIGABRT"));
+    // Where the program failed is its abort() call, not libc's raise()/pthread_kill().
+    REQUIRE(g["file"].is_string());
+    CHECK(basename(g["file"].get<std::string>()) == "abort_sites.c");
+    CHECK((g["line"] == left || g["line"] == right));
+    if (g["line"].is_number()) lines.insert(g["line"].get<int>());
+  }
+  // Both workers won the race in some seeds (random strategy): the two call sites are two groups.
+  std::set<int> winners;
+  for (const Json& run : r.runs()) {
+    const std::string message = run["failure"]["message"].get<std::string>();
+    winners.insert(contains(message, "in T1") ? 1 : contains(message, "in T2") ? 2 : 0);
+  }
+  CHECK(winners == std::set<int>{1, 2});
+  CHECK(r.groups().size() == 2);
+  CHECK(lines.size() == 2);
+  // The failure's stack shows the way from the worker to abort().
+  const Json& first = r.runs()[0];
+  INFO("stack of seed 0: " << first["failure"]["stack"].dump());
+  bool mentions_worker = false;
+  for (const Json& frame : first["failure"]["stack"]) mentions_worker |= contains(frame.get<std::string>(), "abort_sites.c");
+  CHECK(mentions_worker);
 }
