@@ -53,12 +53,13 @@ void check_primitives(const std::vector<Primitive>& primitives, std::uint64_t se
 
 }  // namespace
 
-TEST_CASE("locks: mutexes, recursive and errorcheck mutexes, timedlock, spinlocks, rwlocks, semaphores, once",
+TEST_CASE("locks: mutexes, recursive, errorcheck and robust mutexes, timedlock, spinlocks, rwlocks, semaphores, once",
           "[primitives][locks]") {
   check_primitives({
                        {"mutex_exclusion", {}, {}},
                        {"recursive_mutex", {"waited"}, {}},
                        {"errorcheck_mutex", {}, {}},
+                       {"robust_mutex", {}, {}},
                        {"timed_lock", {"acquired", "timeout"}, {}},
                        {"spinlock_exclusion", {}, {}},
                        {"rwlock_share", {"shared"}, {}},
