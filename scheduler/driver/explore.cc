@@ -98,7 +98,9 @@ ExitCode run_seeds(const CommandLine& cl) {
       [&](std::uint64_t index) {
         RunSpec spec = header.spec;
         spec.seed = header.seed_start + index;
-        return RunJob{run_config_for(spec), {}};
+        RunJob job{run_config_for(spec), {}};
+        if (o.access_pairs) job.config.collectors |= kCollectAccessPairs;
+        return job;
       },
       [&](const FinishedRun& run) {
         RunSpec spec = header.spec;

@@ -85,6 +85,16 @@ nlohmann::ordered_json report_json(const Report& report) {
     r["preemptions"] = run.preemptions;
     r["threads"] = run.threads;
     if (!run.note.empty()) r["note"] = run.note;
+    if (run.access_pairs) {
+      Json pairs = Json::array();
+      for (const AccessPairResult& p : run.access_pairs->pairs)
+        pairs.push_back(Json{{"head", p.head}, {"tail", p.tail}, {"count", p.count}});
+      r["access_pairs"] = Json{{"accesses", run.access_pairs->accesses},
+                               {"locations", run.access_pairs->locations},
+                               {"untracked", run.access_pairs->untracked},
+                               {"dropped", run.access_pairs->dropped},
+                               {"pairs", std::move(pairs)}};
+    }
     runs.push_back(std::move(r));
   }
   root["runs"] = std::move(runs);

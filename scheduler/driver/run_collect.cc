@@ -1,6 +1,7 @@
 // Turning a finished run into a RunResult (see run_collect.h).
 #include "run_collect.h"
 
+#include "access_pairs.h"
 #include "exit_codes.h"
 
 namespace ctrlsched::driver {
@@ -51,6 +52,7 @@ RunResult collect_result(const FinishedRun& run, RunSpec spec, const ClassifyCon
   result.threads = record.threads_created;
   if (result.failed() && run.capture) result.output_tail = run.capture->tail();
   result.note = uncontrolled_note(record, context);
+  result.access_pairs = read_access_pairs(record, context);
   return result;
 }
 

@@ -59,6 +59,21 @@ struct FailureDetails {
   std::string signature;             // failures with equal signatures form one group
 };
 
+// A run's cross-thread access pairs, symbolized (--access-pairs; see access_pairs.h).
+struct AccessPairResult {
+  std::string head;  // "W lost_update.c:25 (worker)"
+  std::string tail;
+  std::uint32_t count = 0;
+};
+
+struct AccessPairs {
+  std::uint64_t accesses = 0;
+  std::uint64_t locations = 0;
+  std::uint64_t untracked = 0;
+  std::uint32_t dropped = 0;
+  std::vector<AccessPairResult> pairs;  // in the order the run first produced them
+};
+
 struct RunResult {
   std::uint64_t seed = 0;
   OutcomeKind kind = OutcomeKind::Pass;
@@ -71,6 +86,7 @@ struct RunResult {
   std::uint32_t threads = 0;
   std::string output_tail;                // failures only: the end of the test's output
   std::string note;                       // e.g. the watchdog released a blocked thread
+  std::optional<AccessPairs> access_pairs;  // with --access-pairs
 
   bool failed() const { return kind != OutcomeKind::Pass; }
 };
