@@ -123,6 +123,32 @@ TEST_CASE("every sync-reachable buggy example is found within 1000 seeds by the 
   }
 }
 
+TEST_CASE("every buggy example's instrumented twin fails the same way within 1000 seeds", "[examples][buggy]") {
+  // examples/README.md: "Every example gives the same expected outcome in its twin."
+  for (const ExpectedExample& e : expected_examples()) {
+    if (!e.buggy()) continue;
+    DYNAMIC_SECTION(e.name << " instrumented (expect " << e.expect << ")") {
+      TempDir dir;
+      const SeedsRun r = run_seeds(dir, binary("example_inst", e.name), {"--seeds", "1000", "-j2", "--stop-after", "3"});
+      INFO(r.describe());
+      REQUIRE_FALSE(r.process.timed_out);
+      REQUIRE(r.json.is_object());
+      CHECK(r.process.exit_code == 1);
+      REQUIRE(r.failures() > 0);
+      const std::vector<std::string> kinds = accepted_kinds(e);
+      for (const Json& g : r.groups()) {
+        INFO("group " << g.dump());
+        CHECK(accepted(g["kind"].get<std::string>(), kinds));
+        if (const auto site = header_failure_site(e.source)) {
+          REQUIRE(g["file"].is_string());
+          CHECK(basename(g["file"].get<std::string>()) == site->first);
+          CHECK(g["line"] == site->second);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("every correct example passes 1000 seeds under pct and under random", "[examples][correct]") {
   for (const ExpectedExample& e : expected_examples()) {
     if (e.buggy()) continue;
