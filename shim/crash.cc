@@ -31,6 +31,10 @@ void on_fatal_signal(int sig, siginfo_t* info, void* context) {
     r->signal.pc = pc;
     r->signal.fault_address = reinterpret_cast<std::uint64_t>(info->si_addr);
     format_location(r->signal.pc_location, pc);
+    // The unwinder was loaded at start-up, so this neither allocates nor takes the loader's lock.
+    // A fault inside it (a smashed stack) kills the process: the outcome is already recorded.
+    capture_stack(r->failure.stack);
+    r->failure.thread = r->signal.thread;
   }
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;

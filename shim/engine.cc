@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "baton.h"
+#include "models/models.h"
 #include "collectors.h"
 #include "real.h"
 #include "report.h"
@@ -209,7 +210,11 @@ void exit_thread(Thread* me) {
   --g_rt.runnable;
   g_rt.threads.remove_live(me->id);
   while (Thread* joiner = me->joiners.pop_front()) wake(joiner);
-  if (g_rt.threads.live_count() == 0) return;  // the last thread: the process ends now
+  release_robust_mutexes_of(me);
+  if (g_rt.threads.live_count() == 0) {  // the last thread (main called pthread_exit earlier)
+    stop_watchdog();
+    return;
+  }
   count_step(me);
   Thread* next = choose_next(me, PointKind::ThreadExit);
   if (next == nullptr) {

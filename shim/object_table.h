@@ -26,6 +26,10 @@ struct Model {
   // Rwlock: readers holding it, and the writer.
   std::uint32_t readers = 0;
   Thread* writer = nullptr;
+  // Robust mutex whose owner died: Inconsistent until pthread_mutex_consistent, NotRecoverable
+  // if unlocked before that (the entry is then persistent).
+  enum class Robust : std::uint8_t { Consistent, Inconsistent, NotRecoverable };
+  Robust robust = Robust::Consistent;
   // Barrier.
   std::uint32_t barrier_count = 0;
   std::uint32_t barrier_arrived = 0;

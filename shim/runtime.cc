@@ -134,6 +134,7 @@ __attribute__((constructor(101))) void start_shim() {
   g_rt.access_points = static_cast<PointsMode>(g_rt.config.points) != PointsMode::Sync;
   pthread_key_create(&g_rt.exit_key, on_thread_exit);
   refresh_module_table(record);
+  warm_up_unwinder();
   install_crash_handlers();
   install_release_handler();
 

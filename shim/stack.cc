@@ -119,6 +119,13 @@ void format_location(Frame& out, std::uintptr_t pc) {
   *p = '\0';
 }
 
+void warm_up_unwinder() {
+  void* pcs[2];
+  tls_shim_internal = true;
+  backtrace(pcs, 2);
+  tls_shim_internal = false;
+}
+
 void capture_stack(Stack& out) {
   void* pcs[48];
   tls_shim_internal = true;

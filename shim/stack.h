@@ -16,8 +16,11 @@ void refresh_module_table(RunRecord* record);
 std::uint64_t site_of(std::uintptr_t pc);
 // Async-signal-safe: formats pc as "module+0xoffset" using the snapshot.
 void format_location(Frame& out, std::uintptr_t pc);
-// Captures the calling thread's stack, leaving out the shim's own frames. Not for signal handlers.
+// Captures the calling thread's stack, leaving out the shim's own frames.
 void capture_stack(Stack& out);
+// Loads the unwinder (glibc's backtrace dlopens libgcc_s on first use) while that is safe, so the
+// fatal-signal handler can capture a stack without allocating.
+void warm_up_unwinder();
 // True if pc lies in the shim library.
 bool in_shim(std::uintptr_t pc);
 

@@ -61,6 +61,12 @@ struct Thread {
   std::uintptr_t stack_lo = 0, stack_size = 0;
   std::uint64_t shadow_depth = 0;     // func entry/exit nesting (traces)
 
+  // Robust mutexes this thread holds, so their waiters can be woken when it exits (glibc keeps
+  // the same list in the kernel's robust-futex list). More than kMaxRobustHeld are not tracked.
+  static constexpr int kMaxRobustHeld = 16;
+  void* robust_held[kMaxRobustHeld] = {};
+  int robust_count = 0;
+
   // Uncontrolled blocking (watchdog.cc). `escaped` is written only by the thread itself (in its
   // signal handler); `rejoin_requested` is how it asks the baton holder to take it back.
   std::atomic<bool> escaped{false};

@@ -27,6 +27,7 @@ constexpr long kCheckIntervalNs = 20'000'000;  // 20 ms
 constexpr int kChecksBeforeRelease = 5;        // stuck for ~100 ms
 std::atomic<std::uint32_t> g_watchdog_word{0};
 std::atomic<bool> g_watchdog_started{false};
+std::atomic<bool> g_watchdog_stop{false};
 long g_stuck_syscall = -1;
 
 int release_signal() { return SIGRTMAX - 2; }
@@ -107,7 +108,7 @@ void* watchdog_main(void*) {
     timespec interval{0, kCheckIntervalNs};
     std::uint32_t seen = g_watchdog_word.load(std::memory_order_acquire);
     REAL(syscall)(SYS_futex, &g_watchdog_word, FUTEX_WAIT_PRIVATE, seen, &interval, nullptr, 0);
-    if (!g_rt.active) return nullptr;
+    if (!g_rt.active || g_watchdog_stop.load(std::memory_order_acquire)) return nullptr;
     Thread* holder = __atomic_load_n(&g_rt.current, __ATOMIC_ACQUIRE);
     if (holder == nullptr) {
       if (g_rejoin_pending.load(std::memory_order_acquire) != 0) restart_from_rejoin();
@@ -146,6 +147,12 @@ void start_watchdog() {
   pthread_attr_setstacksize(&attr, 64 * 1024);
   REAL(pthread_create)(&thread, &attr, watchdog_main, nullptr);
   pthread_attr_destroy(&attr);
+}
+
+void stop_watchdog() {
+  g_watchdog_stop.store(true, std::memory_order_release);
+  g_watchdog_word.fetch_add(1, std::memory_order_release);
+  futex_wake_word(g_watchdog_word);
 }
 
 void process_rejoins() {

@@ -18,6 +18,9 @@ extern std::atomic<std::uint32_t> g_rejoin_pending;
 
 void install_release_handler();
 void start_watchdog();
+// The last controlled thread is exiting: the watchdog ends too, so that (as without ctrlsched)
+// the process ends with exit(0) when the last thread is gone.
+void stop_watchdog();
 // Called by the baton holder: takes back threads that asked to rejoin.
 void process_rejoins();
 

@@ -116,13 +116,37 @@ FailureDetails assertion_failure(const RunRecord& record, const ClassifyContext&
   return f;
 }
 
+namespace {
+
+// A frame ("module+0xoffset") in the system's libraries rather than the test's own code.
+bool in_system_library(const std::string& frame) {
+  for (const char* prefix : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/"})
+    if (frame.starts_with(prefix)) return true;
+  return false;
+}
+
+// Where a fatal signal belongs: the faulting pc, unless that is inside a system library (abort(),
+// a crash inside memcpy): then the innermost frame of the test's own code, so failures group by
+// the test's call site rather than all under libc's raise().
+std::string signal_site(const RunRecord& record) {
+  const std::string pc_frame = record_text(record.signal.pc_location.text);
+  if (!in_system_library(pc_frame)) return pc_frame;
+  const Stack& stack = record.failure.stack;
+  for (std::uint32_t i = 0; i < std::min<std::uint32_t>(stack.count, kMaxFrames); ++i) {
+    const std::string frame = record_text(stack.frames[i].text);
+    if (!frame.empty() && !in_system_library(frame)) return frame;
+  }
+  return pc_frame;
+}
+
+}  // namespace
+
 FailureDetails signal_failure(const RunRecord& record, const ClassifyContext& context) {
   const SignalInfo& info = record.signal;
   FailureDetails f;
   f.kind = OutcomeKind::Signal;
-  const std::string pc_frame = record_text(info.pc_location.text);
-  const SourceLocation where = pc_frame.empty() ? SourceLocation{hex(info.pc), "", "", 0}
-                                                : locate(context, pc_frame);
+  const std::string site = signal_site(record);
+  const SourceLocation where = site.empty() ? SourceLocation{hex(info.pc), "", "", 0} : locate(context, site);
   f.function = where.function;
   f.file = where.file;
   f.line = where.line;

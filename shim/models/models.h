@@ -22,6 +22,9 @@ bool valid_timeout(const timespec* t);
 // Mutexes: state kept in the pthread_mutex_t itself with glibc's encoding.
 int mutex_lock(Thread* me, pthread_mutex_t* m, WaitMode mode, Timeout timeout);
 int mutex_unlock(Thread* me, pthread_mutex_t* m);
+int mutex_consistent(Thread* me, pthread_mutex_t* m);
+// `me` is exiting: waiters of robust mutexes it still holds retry (and take them over).
+void release_robust_mutexes_of(Thread* me);
 // Without a scheduling point, for condition waits: release fully / re-acquire with saved count.
 unsigned mutex_release_for_wait(Thread* me, pthread_mutex_t* m);
 void mutex_reacquire_after_wait(Thread* me, pthread_mutex_t* m, unsigned count);
