@@ -14,6 +14,7 @@
 #include "collectors.h"
 #include "crash.h"
 #include "tsan/access.h"
+#include "virtual_time.h"
 #include "ctrlsched/decision.h"
 #include "engine.h"
 #include "report.h"
@@ -135,6 +136,7 @@ __attribute__((constructor(101))) void start_shim() {
   pthread_key_create(&g_rt.exit_key, on_thread_exit);
   refresh_module_table(record);
   warm_up_unwinder();
+  virtual_clock_configure();
   install_crash_handlers();
   install_release_handler();
 

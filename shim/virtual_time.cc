@@ -2,6 +2,8 @@
 
 #include "runtime.h"
 
+#include <cstdlib>
+
 namespace ctrlsched::shim {
 
 namespace {
@@ -12,6 +14,7 @@ constexpr std::uint64_t kMonotonicBase = 1'000ull * kNanos;
 constexpr std::uint64_t kReadTick = 1'000;  // 1 µs per clock read
 
 std::uint64_t g_now = 0;  // ns since the run began; touched only by the baton holder
+bool g_real_clock = false;
 
 std::optional<std::uint64_t> base_of(clockid_t clock) {
   switch (clock) {
@@ -38,9 +41,14 @@ std::uint64_t to_ns(const timespec& t) {
 
 }  // namespace
 
+void virtual_clock_configure() {
+  const char* value = std::getenv("CTRLSCHED_REAL_CLOCK");
+  g_real_clock = value != nullptr && value[0] == '1';
+}
+
 std::optional<timespec> virtual_clock_read(clockid_t clock) {
   std::optional<std::uint64_t> base = base_of(clock);
-  if (!base) return std::nullopt;
+  if (!base || g_real_clock) return std::nullopt;
   g_now += kReadTick;
   std::uint64_t t = *base + g_now;
   return timespec{static_cast<time_t>(t / kNanos), static_cast<long>(t % kNanos)};

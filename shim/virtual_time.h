@@ -7,6 +7,10 @@
 // polls the time until a deadline terminates), by the requested duration at every sleep, and to
 // the deadline of a timed wait whose timeout the strategy fires. Realtime clocks start at
 // 2025-01-01T00:00:00Z, monotonic ones at 1000 s; CPU-time clocks stay real.
+//
+// CTRLSCHED_REAL_CLOCK=1 in the environment keeps the wall clock for clock reads (timeouts and
+// sleeps stay virtual): for measuring code under ctrlsched, e.g. a benchmark. Anything the test
+// computes from time is then no longer reproducible.
 #pragma once
 
 #include <time.h>
@@ -22,7 +26,9 @@ struct Timeout {
   const timespec* abstime = nullptr;
 };
 
-// nullopt for clocks that are not virtualized (CPU-time clocks, unknown ids).
+void virtual_clock_configure();  // at start-up: reads CTRLSCHED_REAL_CLOCK
+// nullopt for clocks that are not virtualized (CPU-time clocks, unknown ids, or all of them with
+// CTRLSCHED_REAL_CLOCK=1).
 std::optional<timespec> virtual_clock_read(clockid_t clock);
 void virtual_clock_advance(std::uint64_t nanoseconds);
 // A deadline on the virtual timeline (ns), 0 if there is none.

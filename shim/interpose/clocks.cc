@@ -19,13 +19,16 @@ CTRLSCHED_EXPORT int clock_gettime(clockid_t clock, timespec* out) {
 CTRLSCHED_EXPORT int gettimeofday(struct timeval* __restrict out, void* __restrict zone) {
   CTRLSCHED_FORWARD_UNLESS_CONTROLLED(gettimeofday, out, zone);
   std::optional<timespec> now = virtual_clock_read(CLOCK_REALTIME);
+  if (!now) return REAL(gettimeofday)(out, zone);
   *out = timeval{now->tv_sec, now->tv_nsec / 1000};  // glibc declares `out` non-null
   return 0;
 }
 
 CTRLSCHED_EXPORT time_t time(time_t* out) {
   CTRLSCHED_FORWARD_UNLESS_CONTROLLED(time, out);
-  time_t seconds = virtual_clock_read(CLOCK_REALTIME)->tv_sec;
+  std::optional<timespec> now = virtual_clock_read(CLOCK_REALTIME);
+  if (!now) return REAL(time)(out);
+  time_t seconds = now->tv_sec;
   if (out) *out = seconds;
   return seconds;
 }
