@@ -54,10 +54,7 @@ Thread* holder_of(const Thread* t) {
   switch (t->wait_kind) {
     case WaitKind::Mutex: {
       auto* m = static_cast<const pthread_mutex_t*>(t->wait_object);
-      pid_t owner = m->__data.__owner;
-      for (std::uint32_t id = 0; owner != 0 && id < g_rt.threads.count(); ++id)
-        if (g_rt.threads.at(id)->os_tid == owner) return g_rt.threads.at(id);
-      return nullptr;
+      return g_rt.threads.find_by_os_tid(m->__data.__owner);
     }
     case WaitKind::RwlockRead:
     case WaitKind::RwlockWrite: return t->wait_model ? t->wait_model->writer : nullptr;

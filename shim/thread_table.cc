@@ -26,8 +26,8 @@ Thread* ThreadTable::create() {
 }
 
 Thread* ThreadTable::find_by_os_tid(pid_t tid) {
-  for (std::uint32_t i = 0; i < live_count_; ++i)
-    if (slots_[live_[i]].os_tid == tid) return &slots_[live_[i]];
+  for (std::uint32_t id = 0; tid != 0 && id < count_; ++id)
+    if (slots_[id].os_tid == tid) return &slots_[id];
   return nullptr;
 }
 

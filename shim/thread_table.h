@@ -79,6 +79,7 @@ class ThreadTable {
   Thread* create();                    // nullptr when kMaxThreads are used
   Thread* at(ThreadId id) { return &slots_[id]; }
   std::uint32_t count() const { return count_; }
+  // The thread (live or exited: a lock holder may have exited) with kernel thread id `tid`.
   Thread* find_by_os_tid(pid_t tid);
   // Live = not exited, kept sorted by id for the candidate list.
   const ThreadId* live() const { return live_; }

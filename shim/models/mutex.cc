@@ -26,12 +26,8 @@ constexpr int kRobustKindFlag = 16;
 bool is_robust(const pthread_mutex_t* m) { return (m->__data.__kind & kRobustKindFlag) != 0; }
 
 bool holder_exited(const pthread_mutex_t* m) {
-  const pid_t owner = m->__data.__owner;
-  for (std::uint32_t id = 0; owner != 0 && id < g_rt.threads.count(); ++id) {
-    const Thread* t = g_rt.threads.at(id);
-    if (t->os_tid == owner) return t->state == ThreadState::Exited;
-  }
-  return false;
+  const Thread* holder = g_rt.threads.find_by_os_tid(m->__data.__owner);
+  return holder != nullptr && holder->state == ThreadState::Exited;
 }
 
 void note_robust_held(Thread* me, pthread_mutex_t* m, bool held) {

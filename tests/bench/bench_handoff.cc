@@ -23,6 +23,8 @@
 
 namespace {
 
+// The same inline system call as shim/baton.cc, on purpose written here again: this baseline must
+// not link (or go through) the shim it is compared with.
 long raw_futex(std::atomic<std::uint32_t>* word, int op, std::uint32_t value) {
   long ret;
   register long r10 __asm__("r10") = 0;

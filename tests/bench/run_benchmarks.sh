@@ -33,6 +33,11 @@ gbench_ns() {  # gbench_ns <benchmark name> <csv file>
   awk -F, -v name="\"$1\"" '$1 == name || $1 == name"/real_time" || $1 == "\""substr(name,2,length(name)-2)"/real_time\"" {print $3}' "$2" | head -1
 }
 
+# Median over the repetitions of one benchmark's time: median_ns <benchmark> <csv file prefix>.
+median_ns() {
+  for r in $(seq "$reps"); do gbench_ns "$1" "$tmp/$2.$r.csv"; done | median
+}
+
 echo "## Baton handoff and scheduling points (Google Benchmark, tests/bench/bench_handoff.cc)"
 echo
 tmp=$(mktemp -d)
@@ -43,11 +48,11 @@ for r in $(seq "$reps"); do
   "${controlled[@]}" "$bin/bench_handoff" --benchmark_format=csv --benchmark_min_time=0.2 \
     --benchmark_filter='Sem|Lock' >"$tmp/ctrl.$r.csv" 2>/dev/null
 done
-raw=$(for r in $(seq "$reps"); do gbench_ns RawFutexPingPong "$tmp/native.$r.csv"; done | median)
-sem=$(for r in $(seq "$reps"); do gbench_ns SemPingPong "$tmp/ctrl.$r.csv"; done | median)
-alone_native=$(for r in $(seq "$reps"); do gbench_ns LockUnlockAlone "$tmp/native.$r.csv"; done | median)
-alone=$(for r in $(seq "$reps"); do gbench_ns LockUnlockAlone "$tmp/ctrl.$r.csv"; done | median)
-decided=$(for r in $(seq "$reps"); do gbench_ns LockUnlockDecided "$tmp/ctrl.$r.csv"; done | median)
+raw=$(median_ns RawFutexPingPong native)
+sem=$(median_ns SemPingPong ctrl)
+alone_native=$(median_ns LockUnlockAlone native)
+alone=$(median_ns LockUnlockAlone ctrl)
+decided=$(median_ns LockUnlockDecided ctrl)
 echo "| measure | value | ratio |"
 echo "|---|---|---|"
 echo "| raw futex ping-pong, native, pinned: per round (2 handoffs) | ${raw} ns | 1.00 |"
@@ -65,10 +70,10 @@ for r in $(seq "$reps"); do
   "$ctrlsched" replay --seed 0 --points sync --timeout 600 -- "$bin/bench_hooks" --benchmark_format=csv \
     --benchmark_min_time=0.2 >"$tmp/hs.$r.csv" 2>/dev/null
 done
-inert=$(for r in $(seq "$reps"); do gbench_ns HookSharedAddress "$tmp/hn.$r.csv"; done | median)
-sync_mode=$(for r in $(seq "$reps"); do gbench_ns HookSharedAddress "$tmp/hs.$r.csv"; done | median)
-filtered=$(for r in $(seq "$reps"); do gbench_ns HookThreadLocal "$tmp/ha.$r.csv"; done | median)
-fastpoint=$(for r in $(seq "$reps"); do gbench_ns HookSharedAddress "$tmp/ha.$r.csv"; done | median)
+inert=$(median_ns HookSharedAddress hn)
+sync_mode=$(median_ns HookSharedAddress hs)
+filtered=$(median_ns HookThreadLocal ha)
+fastpoint=$(median_ns HookSharedAddress ha)
 echo "| hook call | ns per call |"
 echo "|---|---|"
 echo "| inert library (instrumented binary run natively) | $inert |"
