@@ -18,7 +18,7 @@
 
 namespace ctrlsched::shim {
 
-static_assert(kSummaryOffset + sizeof(AccessPairSummary) <= kLogRegionOffset);
+static_assert(kSummaryOffset + sizeof(AccessPairSummary) <= kFalconOffset);
 
 namespace {
 

@@ -24,10 +24,10 @@ void access_slow(Thread* me, std::uintptr_t address, unsigned size, EventKind ki
     emit(kind, me, address, site_of(pc), static_cast<std::uint8_t>(size));
 }
 
-void on_func_entry(std::uintptr_t pc) {
+void on_func_entry(std::uintptr_t call_pc, std::uintptr_t self_pc) {
   Thread* me = tls_self;
   if (me == nullptr || !g_rt.active || !collecting() || me->state == ThreadState::Exited) return;
-  emit(EventKind::FuncEntry, me, 0, site_of(pc));
+  emit(EventKind::FuncEntry, me, site_of(self_pc), site_of(call_pc));
 }
 
 void on_func_exit() {

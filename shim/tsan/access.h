@@ -45,7 +45,7 @@ inline void on_atomic(std::uintptr_t address, unsigned size, EventKind kind, std
   on_access(address, size, kind, pc);
 }
 
-void on_func_entry(std::uintptr_t pc);
+void on_func_entry(std::uintptr_t call_pc, std::uintptr_t self_pc);
 void on_func_exit();
 void on_tsan_init();
 void on_annotation(std::uintptr_t address, bool release);

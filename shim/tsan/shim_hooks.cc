@@ -6,7 +6,7 @@
 
 #define CTRLSCHED_ON_ACCESS(a, n, k, pc) ::ctrlsched::shim::on_access(a, n, k, pc)
 #define CTRLSCHED_ON_ATOMIC(a, n, k, pc) ::ctrlsched::shim::on_atomic(a, n, k, pc)
-#define CTRLSCHED_ON_FUNC_ENTRY(pc) ::ctrlsched::shim::on_func_entry(pc)
+#define CTRLSCHED_ON_FUNC_ENTRY(call_pc, self_pc) ::ctrlsched::shim::on_func_entry(call_pc, self_pc)
 #define CTRLSCHED_ON_FUNC_EXIT() ::ctrlsched::shim::on_func_exit()
 #define CTRLSCHED_ON_INIT() ::ctrlsched::shim::on_tsan_init()
 #define CTRLSCHED_ON_SYNC(a, release) ::ctrlsched::shim::on_annotation(a, release)

@@ -18,12 +18,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ctrlsched/force_directive.h"
 #include "ctrlsched/trace_format.h"
 
 namespace ctrlsched {
 
 inline constexpr std::uint32_t kRunRecordMagic = 0x52525343;  // "CSRR"
-inline constexpr std::uint32_t kRunRecordVersion = 4;
+inline constexpr std::uint32_t kRunRecordVersion = 5;
 inline constexpr const char* kRecordFdEnv = "CTRLSCHED_RECORD_FD";
 
 // What the shim saw. The driver adds Timeout (it killed the run) and derives exit/signal
@@ -55,11 +56,16 @@ struct RunConfig {
   std::uint64_t max_steps;
   std::uint32_t verify_input_log;  // 1: run `strategy` but check it against the input log
   std::uint32_t collectors;        // bit mask of online collectors to run (kCollect*)
+  std::uint32_t reserved;
+  ForceDirective force;            // directed runs: what to make happen (kind None = nothing)
 };
 
 // Online collectors (shim/collectors.h) the driver can ask for. Each writes a fixed-size summary
 // into the record's summary area.
+// Summaries live in the area [kSummaryOffset, kLogRegionOffset); each collector owns one slot.
 inline constexpr std::uint32_t kCollectAccessPairs = 1u << 0;  // access_pairs.h, at kSummaryOffset
+inline constexpr std::uint32_t kCollectFalcon = 1u << 1;       // falcon_patterns.h, at kFalconOffset
+inline constexpr std::uint32_t kCollectSpectra = 1u << 2;      // block_spectra.h, at kSpectraOffset
 
 inline constexpr std::size_t kTextSmall = 128;
 inline constexpr std::size_t kTextLarge = 512;
@@ -168,11 +174,15 @@ struct RunRecord {
   std::uint64_t trace_events;     // events written to the trace region (trace runs only)
   std::uint32_t trace_truncated;
   std::uint32_t reserved1;
+  ForceOutcome force;             // directed runs: how far the directive got
 };
 
 inline constexpr std::uint64_t kRunRecordBytes = 32ull << 20;       // 32 MiB, sparse
-inline constexpr std::uint64_t kSummaryOffset = 256ull << 10;       // collector summaries
-inline constexpr std::uint64_t kLogRegionOffset = 1ull << 20;       // logs start at 1 MiB
+inline constexpr std::uint64_t kSummaryOffset = 256ull << 10;       // collector summaries:
+inline constexpr std::uint64_t kFalconOffset = 1ull << 20;          //   pairs 256 KiB..1 MiB,
+inline constexpr std::uint64_t kSpectraOffset = 2ull << 20;         //   falcon 1..2, spectra 2..3,
+inline constexpr std::uint64_t kSummaryEnd = 3ull << 20;            //   3..4 MiB spare
+inline constexpr std::uint64_t kLogRegionOffset = 4ull << 20;       // logs start at 4 MiB
 inline constexpr std::uint64_t kLogRegionBytes = (kRunRecordBytes - kLogRegionOffset) / 2;
 static_assert(sizeof(RunRecord) < kSummaryOffset);
 

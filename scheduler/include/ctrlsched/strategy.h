@@ -36,9 +36,17 @@ enum class PointKind : std::uint8_t {
   ThreadExit,   // the current thread has exited; a switch is forced
 };
 
+// What a thread will do as soon as it runs, when the engine knows: it is stopped at the
+// scheduling point that precedes an instrumented access (hooks run before the access).
+// Directed strategies (forcing) use it; the others ignore it.
+enum class PendingKind : std::uint8_t { None, Read, Write };
+
 struct Candidate {
   ThreadId tid;
   bool timed_wait;  // blocked in a timed wait: choosing it means "its timeout fires now"
+  PendingKind pending = PendingKind::None;
+  std::uint64_t pending_site = 0;     // trace_format.h site encoding, 0 = unknown
+  std::uint64_t pending_address = 0;  // the location about to be accessed (this run only)
   friend bool operator==(const Candidate&, const Candidate&) = default;
 };
 

@@ -34,7 +34,8 @@ enum class EventKind : std::uint8_t {
   AtomicLoad = 2,
   AtomicStore = 3,
   AtomicRmw = 4,    // exchange, fetch_*, compare-exchange (even a failed one: it reads)
-  FuncEntry = 5,    // site = the call site; pushes onto the thread's stack
+  FuncEntry = 5,    // site = the call site; address = a site inside the entered function (just
+                    // after its entry hook: symbolizes to the function); pushes onto the stack
   FuncExit = 6,
   ThreadCreate = 7, // address = the child's thread id
   ThreadStart = 8,  // first event of every thread but T0
