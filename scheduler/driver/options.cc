@@ -72,6 +72,22 @@ typename OptionValue<kind>::type parse_value(std::string_view name, std::string_
     if (text == "random") return StrategyKind::Random;
     if (text == "pct") return StrategyKind::Pct;
     usage_error("unknown strategy '" + std::string(text) + "' (expected random or pct)");
+  } else if constexpr (kind == OptionKind::Score) {
+    if (text == "jaccard") return ScoreKind::Jaccard;
+    if (text == "tarantula") return ScoreKind::Tarantula;
+    if (text == "ochiai") return ScoreKind::Ochiai;
+    usage_error(dashed(name) + " expects jaccard, tarantula or ochiai, got '" + std::string(text) + "'");
+  } else if constexpr (kind == OptionKind::Procedure) {
+    if (text == "auto") return LoconProcedure::Auto;
+    if (text == "I" || text == "1") return LoconProcedure::I;
+    if (text == "II" || text == "2") return LoconProcedure::II;
+    if (text == "III" || text == "3") return LoconProcedure::III;
+    usage_error(dashed(name) + " expects auto, I, II or III, got '" + std::string(text) + "'");
+  } else if constexpr (kind == OptionKind::Spectra) {
+    if (text == "none") return SpectraLevel::None;
+    if (text == "level1") return SpectraLevel::Level1;
+    if (text == "level2") return SpectraLevel::Level2;
+    usage_error(dashed(name) + " expects none, level1 or level2, got '" + std::string(text) + "'");
   } else {
     if (text == "sync") return PointsMode::Sync;
     if (text == "accesses") return PointsMode::Accesses;

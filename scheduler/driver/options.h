@@ -16,7 +16,12 @@
 
 namespace ctrlsched::driver {
 
-enum class OptionKind { Flag, Count, Number, Seconds, Path, Strategy, Points };
+enum class OptionKind { Flag, Count, Number, Seconds, Path, Strategy, Points, Score, Procedure, Spectra };
+
+// Localization choices (docs/localization.md).
+enum class ScoreKind { Jaccard, Tarantula, Ochiai };
+enum class LoconProcedure { Auto, I, II, III };
+enum class SpectraLevel { None, Level1, Level2 };
 enum class OptionScope { Seeds, Replay, Spec, Trace, Common };
 
 template <OptionKind> struct OptionValue;
@@ -27,6 +32,9 @@ template <> struct OptionValue<OptionKind::Seconds> { using type = std::optional
 template <> struct OptionValue<OptionKind::Path> { using type = std::optional<std::string>; };
 template <> struct OptionValue<OptionKind::Strategy> { using type = std::optional<StrategyKind>; };
 template <> struct OptionValue<OptionKind::Points> { using type = std::optional<PointsMode>; };
+template <> struct OptionValue<OptionKind::Score> { using type = std::optional<ScoreKind>; };
+template <> struct OptionValue<OptionKind::Procedure> { using type = std::optional<LoconProcedure>; };
+template <> struct OptionValue<OptionKind::Spectra> { using type = std::optional<SpectraLevel>; };
 
 // One field per option; options with a default in the table always hold a value after parsing.
 struct Options {

@@ -12,6 +12,8 @@ namespace {
 // Must match run_spec.cc, which rejects deeper PCT handles.
 constexpr std::uint64_t kMaxDepth = 1000;
 constexpr std::uint64_t kMaxJobs = 1024;
+// Must match the shim's Falcon collector, which keeps windows of at most this many slots.
+constexpr std::uint64_t kMaxFalconWindow = 16;
 
 std::string dashed(std::string_view name) { return "--" + std::string(name); }
 
@@ -88,6 +90,18 @@ void validate_command_line(const CommandLine& cl) {
       usage_error(needs + " ('" + *cl.handle + "' is not a handle)");
     }
     usage_error("missing the test program to run");
+  }
+  const bool localize_detail = g.window || g.score || g.procedure || g.spectra || g.failure_site ||
+                               g.max_distance || g.top || g.confirm_seeds || g.no_confirm;
+  if (localize_detail && !o.localize) {
+    usage_error("--window, --score, --procedure, --spectra, --failure-site, --max-distance, --top, "
+                "--confirm-seeds and --no-confirm only apply with --localize");
+  }
+  if (*o.window < 2 || *o.window > kMaxFalconWindow) {
+    usage_error("--window must be between 2 and " + std::to_string(kMaxFalconWindow));
+  }
+  if (o.failure_site && o.failure_site->find_first_not_of(",") == std::string::npos) {
+    usage_error("--failure-site needs at least one function name");
   }
   if (*o.strategy == StrategyKind::Pct && g.preemption_bound) {
     usage_error("--preemption-bound only applies to --strategy random");

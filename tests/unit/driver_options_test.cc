@@ -148,3 +148,31 @@ TEST_CASE("--help and --version need no target") {
     CHECK(help.find(option.help) != std::string::npos);
   }
 }
+
+TEST_CASE("localization options: defaults, values and the --localize requirement") {
+  const CommandLine plain = parse({"./t"});
+  CHECK_FALSE(plain.options.localize);
+  CHECK(*plain.options.window == 5);
+  CHECK(*plain.options.score == ScoreKind::Jaccard);
+  CHECK(*plain.options.procedure == LoconProcedure::Auto);
+  CHECK(*plain.options.spectra == SpectraLevel::None);
+  CHECK(*plain.options.top == 3);
+  CHECK(*plain.options.confirm_seeds == 20);
+
+  const CommandLine cl = parse({"--localize", "--window", "7", "--score=ochiai", "--procedure", "II",
+                                "--spectra", "level2", "--failure-site", "log_error,die", "./t"});
+  CHECK(*cl.options.window == 7);
+  CHECK(*cl.options.score == ScoreKind::Ochiai);
+  CHECK(*cl.options.procedure == LoconProcedure::II);
+  CHECK(*cl.options.spectra == SpectraLevel::Level2);
+  CHECK(*cl.options.failure_site == "log_error,die");
+
+  CHECK(usage({"--window", "4", "./t"}).find("only apply with --localize") != std::string::npos);
+  CHECK(usage({"--localize", "--window", "1", "./t"}).find("between 2 and 16") != std::string::npos);
+  CHECK(usage({"--localize", "--window", "17", "./t"}).find("between 2 and 16") != std::string::npos);
+  CHECK(usage({"--localize", "--score", "dice", "./t"}).find("jaccard, tarantula or ochiai") != std::string::npos);
+  CHECK(usage({"--localize", "--procedure", "IV", "./t"}).find("auto, I, II or III") != std::string::npos);
+  CHECK(usage({"--localize", "--spectra", "level3", "./t"}).find("none, level1 or level2") != std::string::npos);
+  CHECK(usage({"--localize", "--failure-site", ",", "./t"}).find("at least one function") != std::string::npos);
+  CHECK(usage({"replay", "--seed", "1", "--localize", "./t"}).find("cannot be used with") != std::string::npos);
+}
