@@ -4,7 +4,11 @@
 
 #include <boost/fiber/all.hpp>
 #include <cstdint>
+#include <chrono>
+#include <memory>
 #include <mutex>
+#include <span>
+#include <utility>
 #include <set>
 #include <vector>
 
@@ -188,4 +192,93 @@ TEST_CASE("fibers are numbered in order of first appearance, never reusing a num
   CHECK(seen == std::vector<ctrlsched::ThreadId>{0, 1, 2, 3, 4, 5});
   CHECK(run.fibers == 6);
   CHECK(run.decisions.empty());  // only one fiber was ever ready at a time
+}
+
+namespace {
+
+// Picks the first candidate and remembers every question, to pin what the algorithm asks.
+class SpyStrategy final : public ctrlsched::Strategy {
+ public:
+  struct Point {
+    ctrlsched::ThreadId current;
+    bool current_enabled;
+    ctrlsched::PointKind kind;
+    std::uint64_t step;
+    std::vector<ctrlsched::ThreadId> candidates;
+    friend bool operator==(const Point&, const Point&) = default;
+  };
+  SpyStrategy(std::vector<Point>& points, std::vector<std::pair<ctrlsched::ThreadId, ctrlsched::ThreadId>>& created)
+      : points_(points), created_(created) {}
+  void on_thread_created(ctrlsched::ThreadId child, ctrlsched::ThreadId parent) override {
+    created_.emplace_back(child, parent);
+  }
+  ctrlsched::ThreadId next_thread(const ctrlsched::SchedulingPoint& point) override {
+    Point seen{point.current, point.current_enabled, point.kind, point.step, {}};
+    for (const auto& candidate : point.candidates) seen.candidates.push_back(candidate.tid);
+    points_.push_back(seen);
+    return point.candidates.front().tid;
+  }
+  std::size_t pick_waiter(ctrlsched::WakeKind, std::span<const ctrlsched::ThreadId>) override { return 0; }
+  bool spurious_wakeup(ctrlsched::ThreadId) override { return false; }
+  std::uint64_t preemptions() const override { return 0; }
+
+ private:
+  std::vector<Point>& points_;
+  std::vector<std::pair<ctrlsched::ThreadId, ctrlsched::ThreadId>>& created_;
+};
+
+}  // namespace
+
+TEST_CASE("points: yields keep the yielder a candidate, blocking and ending do not", "[fibers]") {
+  using ctrlsched::PointKind;
+  using Point = SpyStrategy::Point;
+  std::vector<Point> points;
+  std::vector<std::pair<ctrlsched::ThreadId, ctrlsched::ThreadId>> created;
+  boost::fibers::use_scheduling_algorithm<ctrlsched::fibers::controlled_scheduler>(
+      random_spec(0), std::make_unique<SpyStrategy>(points, created));
+  boost::fibers::fiber yielder([] { boost::this_fiber::yield(); });
+  boost::fibers::fiber plain([] {});
+  yielder.join();
+  plain.join();
+  const FiberRun run = ctrlsched::fibers::controlled_scheduler::current()->result();
+  boost::fibers::use_scheduling_algorithm<boost::fibers::algo::round_robin>();
+
+  const std::vector<Point> expected{
+      {0, false, PointKind::Blocked, 1, {1, 2}},  // main joins the yielder
+      {1, true, PointKind::Yield, 2, {1, 2}},     // the yielder yields: it may go on
+      {1, false, PointKind::Blocked, 3, {0, 2}},  // the yielder ends, main is woken
+      {0, false, PointKind::Blocked, 4, {2}},     // main joins the plain fiber
+      {2, false, PointKind::Blocked, 5, {0}},     // the plain fiber ends
+  };
+  CHECK(points == expected);
+  CHECK(created == std::vector<std::pair<ctrlsched::ThreadId, ctrlsched::ThreadId>>{
+                       {0, ctrlsched::kNoThread}, {1, 0}, {2, 0}});
+  CHECK(run.steps == 5);
+  CHECK(run.decisions == std::vector<Decision>{{ctrlsched::DecisionKind::Schedule, 1},
+                                               {ctrlsched::DecisionKind::Schedule, 1},
+                                               {ctrlsched::DecisionKind::Schedule, 0}});
+}
+
+TEST_CASE("a sleeping fiber wakes up while another spins on yield", "[fibers]") {
+  // The decision is taken in the dispatcher, which wakes sleepers first: without that, the
+  // spinning fiber would be the only candidate forever.
+  bool flag = false;
+  int spins = 0;
+  const FiberRun run = run_controlled(random_spec(1), [&] {
+    boost::fibers::fiber sleeper([&] {
+      boost::this_fiber::sleep_for(std::chrono::milliseconds(2));
+      flag = true;
+    });
+    boost::fibers::fiber spinner([&] {
+      while (!flag) {
+        ++spins;
+        boost::this_fiber::yield();
+      }
+    });
+    sleeper.join();
+    spinner.join();
+  });
+  CHECK(flag);
+  CHECK(spins > 0);
+  CHECK(run.fibers == 3);
 }
