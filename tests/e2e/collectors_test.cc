@@ -35,6 +35,7 @@ struct Collected {
   std::vector<localize::FalconRun> falcon;
   std::vector<localize::SpectraRun> spectra;
   std::vector<std::uint32_t> finished;  // both summaries' end-of-run flags, per run
+  std::vector<OutcomeKind> kinds;
   std::optional<RecordNames> names;
 };
 
@@ -51,6 +52,7 @@ Collected run_collecting(const std::string& path, std::uint64_t seeds, std::uint
   out.falcon.resize(seeds);
   out.spectra.resize(seeds);
   out.finished.resize(seeds);
+  out.kinds.resize(seeds);
   RunSpec spec;
   pool.run(
       seeds,
@@ -67,6 +69,7 @@ Collected run_collecting(const std::string& path, std::uint64_t seeds, std::uint
         s.seed = run.index;
         const RunResult result = collect_result(run, s, context, path);
         const RunRecord& record = run.region.record();
+        out.kinds[run.index] = result.kind;
         if (!out.names) out.names.emplace(record, context.symbolize, data);
         auto falcon = read_falcon_run(record, result.failed(), *out.names);
         auto spectra = read_spectra_run(record, result.failed());
@@ -141,4 +144,23 @@ TEST_CASE("a window of 2 keeps pairs only", "[collectors]") {
   const Collected c = run_collecting(binary("example_inst", "lost_update"), 6, 2, symbolizer);
   for (const localize::FalconRun& run : c.falcon)
     for (const localize::FalconSighting& s : run.patterns) CHECK(falcon_kind_length(s.id.kind) == 2);
+}
+
+TEST_CASE("the summaries are flushed when a run crashes or deadlocks", "[collectors]") {
+  // order_violation dies of SIGSEGV (the signal handler flushes), abba_deadlock deadlocks (the
+  // shim's deadlock report ends the run and flushes).
+  for (const auto& [name, kind] : {std::pair{"order_violation", OutcomeKind::Signal},
+                                   std::pair{"abba_deadlock", OutcomeKind::Deadlock}}) {
+    INFO(name);
+    Symbolizer symbolizer;
+    const Collected c = run_collecting(binary("example_inst", name), 30, 0, symbolizer);
+    std::uint32_t failing = 0;
+    for (std::size_t i = 0; i < c.kinds.size(); ++i) {
+      INFO("seed " << i);
+      CHECK(c.finished[i] == 2);
+      failing += c.kinds[i] == kind;
+      CHECK((c.kinds[i] == kind || c.kinds[i] == OutcomeKind::Pass));
+    }
+    CHECK(failing > 0);
+  }
 }
