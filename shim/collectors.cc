@@ -22,6 +22,13 @@ void dispatch(const TraceEvent& event) {
   for (int i = 0; i < g_collectors.count; ++i) g_collectors.collectors[i]->on_event(event);
 }
 
+void finish_collectors() {
+  static constinit bool finishing = false;
+  if (__atomic_exchange_n(&finishing, true, __ATOMIC_ACQ_REL)) return;
+  for (int i = 0; i < g_collectors.count; ++i) g_collectors.collectors[i]->on_run_end();
+  __atomic_store_n(&finishing, false, __ATOMIC_RELEASE);
+}
+
 void emit_sync(EventKind kind, const Thread* me, const void* object, WaitKind object_kind) {
   if (__builtin_expect(!collecting(), 1)) return;
   emit(kind, me, reinterpret_cast<std::uint64_t>(object), site_of(me->sync_pc), 0,

@@ -17,6 +17,10 @@ class Collector {
   virtual ~Collector() = default;
   // Called with the baton held (events arrive in one total order); must not block or allocate.
   virtual void on_event(const TraceEvent& event) = 0;
+  // The run is ending (normally, by exit, a failure report or a fatal signal): flush what is
+  // pending into the summary. May run in a signal handler: no allocation, no locks; may be called
+  // more than once (later calls flush only what arrived since).
+  virtual void on_run_end() {}
 };
 
 inline constexpr int kMaxCollectors = 8;
@@ -29,6 +33,9 @@ extern constinit CollectorRegistry g_collectors;
 bool register_collector(Collector* collector);
 inline bool collecting() { return g_collectors.count != 0; }
 void dispatch(const TraceEvent& event);
+// Calls every collector's on_run_end(). Async-signal-safe and idempotent; a call that interrupts
+// another one (a fatal signal during the flush) returns at once.
+void finish_collectors();
 
 inline void emit(EventKind kind, const Thread* me, std::uint64_t address, std::uint64_t site,
                  std::uint8_t size = 0, std::uint16_t aux = 0) {

@@ -8,6 +8,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "collectors.h"
 #include "runtime.h"
 #include "stack.h"
 
@@ -36,6 +37,7 @@ void on_fatal_signal(int sig, siginfo_t* info, void* context) {
     capture_stack(r->failure.stack);
     r->failure.thread = r->signal.thread;
   }
+  if (g_rt.active && r != nullptr) finish_collectors();  // async-signal-safe
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   sigemptyset(&dfl.sa_mask);

@@ -212,6 +212,7 @@ void exit_thread(Thread* me) {
   while (Thread* joiner = me->joiners.pop_front()) wake(joiner);
   release_robust_mutexes_of(me);
   if (g_rt.threads.live_count() == 0) {  // the last thread (main called pthread_exit earlier)
+    finish_collectors();
     stop_watchdog();
     return;
   }

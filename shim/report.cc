@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "baton.h"
+#include "collectors.h"
 #include "engine.h"
 #include "real.h"
 #include "runtime.h"
@@ -76,6 +77,7 @@ void record_assertion(const char* message, const char* expression, const char* f
   f.line = line;
   f.thread = tls_self ? tls_self->id : 0;
   capture_stack(f.stack);
+  finish_collectors();  // abort() follows; the signal handler would do it too, if it ran
 }
 
 void record_exit_status(int status) {
@@ -87,6 +89,7 @@ void record_exit_status(int status) {
 }
 
 void end_run() {
+  finish_collectors();  // deadlock, hang, divergence, shim error: the run ends here
   std::fflush(nullptr);  // keep what the test printed; every other thread is parked in the shim
   REAL(_exit)(kShimEndedStatus);
   __builtin_unreachable();

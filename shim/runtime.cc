@@ -13,6 +13,8 @@
 #include "access_pairs.h"
 #include "collectors.h"
 #include "crash.h"
+#include "falcon_collector.h"
+#include "spectra_collector.h"
 #include "tsan/access.h"
 #include "virtual_time.h"
 #include "ctrlsched/decision.h"
@@ -149,6 +151,8 @@ __attribute__((constructor(101))) void start_shim() {
   set_thread_local_ranges(main_thread, main_thread->handle);
   start_trace_writer(record);
   if (g_rt.config.collectors & kCollectAccessPairs) start_access_pair_collector(record);
+  if (g_rt.config.collectors & kCollectFalcon) start_falcon_collector(record);
+  if (g_rt.config.collectors & kCollectSpectra) start_spectra_collector(record);
   tls_self = main_thread;
   pthread_setspecific(g_rt.exit_key, main_thread);
   g_rt.recorder->on_thread_created(main_thread->id, kNoThread);
@@ -161,9 +165,11 @@ __attribute__((constructor(101))) void start_shim() {
 }
 
 // Returning from main() calls exit() inside libc, past our interposer; library destructors
-// still run, so the final step count is published here.
+// still run, so the final step count and the collectors' last patterns are published here.
 __attribute__((destructor)) void stop_shim() {
-  if (g_rt.active && g_rt.record != nullptr) g_rt.record->steps = g_rt.steps;
+  if (!g_rt.active || g_rt.record == nullptr) return;
+  finish_collectors();
+  g_rt.record->steps = g_rt.steps;
 }
 
 }  // namespace

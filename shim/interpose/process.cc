@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "../collectors.h"
 #include "../engine.h"
 #include "../report.h"
 #include "../stack.h"
@@ -38,6 +39,7 @@ void note_process_exit(int status) {
   if (controlled_self() == nullptr) return;
   publish_steps();
   record_exit_status(status);
+  finish_collectors();
 }
 }  // namespace
 

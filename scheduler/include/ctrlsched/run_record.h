@@ -56,7 +56,7 @@ struct RunConfig {
   std::uint64_t max_steps;
   std::uint32_t verify_input_log;  // 1: run `strategy` but check it against the input log
   std::uint32_t collectors;        // bit mask of online collectors to run (kCollect*)
-  std::uint32_t reserved;
+  std::uint32_t falcon_window;     // kCollectFalcon: window size (0 = kDefaultFalconWindow)
   ForceDirective force;            // directed runs: what to make happen (kind None = nothing)
 };
 

@@ -1,0 +1,86 @@
+// Falcon's pattern ranking across runs (see ctrlsched/localize/falcon.h).
+#include <cmath>
+#include <map>
+#include <range/v3/algorithm/sort.hpp>
+#include <range/v3/view/map.hpp>
+#include <range/v3/range/conversion.hpp>
+
+#include "ctrlsched/localize/falcon.h"
+
+namespace ctrlsched::localize {
+
+std::string_view to_string(FalconScore score) {
+  switch (score) {
+    case FalconScore::Jaccard: return "jaccard";
+    case FalconScore::Tarantula: return "tarantula";
+    case FalconScore::Ochiai: return "ochiai";
+  }
+  return "?";
+}
+
+std::optional<FalconScore> parse_falcon_score(std::string_view text) {
+  for (FalconScore s : {FalconScore::Jaccard, FalconScore::Tarantula, FalconScore::Ochiai})
+    if (text == to_string(s)) return s;
+  return std::nullopt;
+}
+
+double falcon_score(FalconScore score, std::uint32_t failed, std::uint32_t passed, std::uint32_t total_failed,
+                    std::uint32_t total_passed) {
+  const double f = failed, p = passed, tf = total_failed, tp = total_passed;
+  switch (score) {
+    case FalconScore::Jaccard: return tf + p == 0 ? 0.0 : f / (tf + p);
+    case FalconScore::Tarantula: {
+      const double pf = tf == 0 ? 0.0 : f / tf;
+      const double pp = tp == 0 ? 0.0 : p / tp;
+      return pf + pp == 0 ? 0.0 : pf / (pf + pp);
+    }
+    case FalconScore::Ochiai: {
+      const double d = std::sqrt(tf * (f + p));
+      return d == 0 ? 0.0 : f / d;
+    }
+  }
+  return 0.0;
+}
+
+FalconRanking rank_falcon(std::span<const FalconRun> runs, FalconScore score) {
+  FalconRanking ranking;
+  ranking.score = score;
+  ranking.runs = static_cast<std::uint32_t>(runs.size());
+  std::map<FalconPatternId, RankedFalconPattern> by_id;
+  for (const FalconRun& run : runs) {
+    (run.failed ? ranking.total_failed : ranking.total_passed) += 1;
+    ranking.dropped += run.dropped;
+    for (const FalconSighting& s : run.patterns) {
+      auto [it, fresh] = by_id.try_emplace(s.id);
+      RankedFalconPattern& p = it->second;
+      if (fresh) p.id = s.id;
+      // The example comes from the first failing run, else from the first run.
+      if (fresh || (run.failed && p.failed == 0)) p.example = s;
+      (run.failed ? p.failed : p.passed) += 1;
+      p.occurrences += s.count;
+    }
+  }
+  ranking.patterns = by_id | ranges::views::values | ranges::to<std::vector>();
+  for (RankedFalconPattern& p : ranking.patterns)
+    p.score = falcon_score(score, p.failed, p.passed, ranking.total_failed, ranking.total_passed);
+  ranges::sort(ranking.patterns, [](const RankedFalconPattern& a, const RankedFalconPattern& b) {
+    if (a.score != b.score) return a.score > b.score;
+    if (a.failed != b.failed) return a.failed > b.failed;
+    if (a.passed != b.passed) return a.passed < b.passed;
+    const bool a_triple = falcon_kind_length(a.id.kind) == 3, b_triple = falcon_kind_length(b.id.kind) == 3;
+    if (a_triple != b_triple) return a_triple;
+    return a.id < b.id;  // kind, then sites
+  });
+  for (std::size_t i = 0; i < ranking.patterns.size();) {
+    std::size_t end = i;
+    while (end < ranking.patterns.size() && ranking.patterns[end].score == ranking.patterns[i].score) ++end;
+    for (std::size_t k = i; k < end; ++k) {
+      ranking.patterns[k].rank = static_cast<std::uint32_t>(i + 1);
+      ranking.patterns[k].tied = static_cast<std::uint32_t>(end - i);
+    }
+    i = end;
+  }
+  return ranking;
+}
+
+}  // namespace ctrlsched::localize

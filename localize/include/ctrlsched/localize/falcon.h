@@ -1,0 +1,86 @@
+// Falcon's statistical ranking of interleaving patterns across runs (Park, Vuduc, Harrold,
+// ICSE 2010, section 3.2): each run contributes the set of patterns it saw (its Falcon summary,
+// read by the driver) and whether it failed; every pattern gets passed(s), failed(s) and a
+// suspiciousness score, and the patterns are ranked.
+//
+// Scores (totalfailed / totalpassed = failing / passing runs):
+//   Jaccard (default, Falcon's)  failed(s) / (totalfailed + passed(s))
+//   Tarantula                    %failed / (%failed + %passed), %x = x(s) / totalx
+//   Ochiai                       failed(s) / sqrt(totalfailed * (failed(s) + passed(s)))
+// A zero denominator gives 0.
+//
+// Order (deterministic, independent of the order of patterns within a run): score descending,
+// then failed(s) descending, then passed(s) ascending, then triples before pairs (a triple says
+// more: it is what the paper reports first), then kind (FalconKind order), then the sites
+// ascending. Rank is shared by equal scores (competition ranking
+// 1, 1, 3): `rank` = 1 + the number of patterns with a higher score, `tied` = how many patterns
+// have this score (1 = no tie).
+#pragma once
+
+#include <array>
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ctrlsched/falcon_window.h"
+
+namespace ctrlsched::localize {
+
+enum class FalconScore : std::uint8_t { Jaccard, Tarantula, Ochiai };
+
+// "jaccard", "tarantula", "ochiai".
+std::string_view to_string(FalconScore score);
+std::optional<FalconScore> parse_falcon_score(std::string_view text);
+
+// What makes two patterns the same across runs: kind and access sites (sites[2] = 0 for pairs).
+struct FalconPatternId {
+  FalconKind kind = FalconKind::R1W2;
+  std::array<std::uint64_t, 3> sites{};
+  auto operator<=>(const FalconPatternId&) const = default;
+};
+
+// One pattern as one run saw it.
+struct FalconSighting {
+  FalconPatternId id;
+  std::uint32_t count = 1;                // occurrences in the run
+  std::uint64_t location = 0;             // address of its first occurrence
+  std::string location_name;              // e.g. "balance"; empty when not a known global
+  std::array<std::uint32_t, 2> threads{};  // threads of role 1 and role 2 (first occurrence)
+};
+
+struct FalconRun {
+  bool failed = false;
+  std::vector<FalconSighting> patterns;  // each id at most once
+  std::uint32_t dropped = 0;             // occurrences the run's table had no room for
+};
+
+struct RankedFalconPattern {
+  FalconPatternId id;
+  std::uint32_t passed = 0;     // passing runs that saw it
+  std::uint32_t failed = 0;     // failing runs that saw it
+  std::uint64_t occurrences = 0;
+  double score = 0;
+  std::uint32_t rank = 0;       // 1-based; equal scores share a rank
+  std::uint32_t tied = 0;       // patterns sharing this rank (1 = alone)
+  FalconSighting example;       // from the first failing run that saw it, else the first run
+};
+
+struct FalconRanking {
+  FalconScore score = FalconScore::Jaccard;
+  std::uint32_t runs = 0;
+  std::uint32_t total_failed = 0;
+  std::uint32_t total_passed = 0;
+  std::uint64_t dropped = 0;  // sum of the runs' dropped occurrences
+  std::vector<RankedFalconPattern> patterns;  // in rank order
+};
+
+double falcon_score(FalconScore score, std::uint32_t failed, std::uint32_t passed, std::uint32_t total_failed,
+                    std::uint32_t total_passed);
+
+FalconRanking rank_falcon(std::span<const FalconRun> runs, FalconScore score = FalconScore::Jaccard);
+
+}  // namespace ctrlsched::localize

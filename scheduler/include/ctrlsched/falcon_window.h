@@ -1,0 +1,170 @@
+// Falcon's window over the accesses to one shared location (Park, Vuduc, Harrold, ICSE 2010,
+// Algorithm 1 GatherPatterns), and the pattern extraction it performs when the window is full.
+//
+// Written once, header-only, allocation-free and exception-free, so that the shim's online
+// collector (shim/falcon_collector.cc) and the golden tests of the paper's Figures 1 and 2
+// (tests/unit/localize_falcon_test.cc) run the very same code.
+//
+// Window update (one window per location, `capacity` slots, oldest first):
+//   - the first access fills slot 0;
+//   - an access by the thread of the last slot (thread-local) replaces the last slot, except that
+//     a read never replaces a write (writes are kept: every pattern needs one);
+//   - an access by another thread (thread-remote) takes the next slot; if the window is full, the
+//     patterns starting at the oldest slot are extracted first and the window slides by one.
+// Extraction (the oldest slot is always the first access of a pattern):
+//   - the triples of Table 2: the oldest slot, each remote slot j before the oldest thread's next
+//     slot k, and slot k; every (0, j, k) whose kinds form a Table 2 pattern is reported;
+//   - only if no triple was found, the pair of Table 1: the oldest slot and the next slot (always
+//     another thread's), if at least one of them writes.
+// drain() extracts and slides until the window is empty: the end of a run (or a crash) does not
+// lose the patterns of a window that never filled up.
+//
+// Roles: the oldest access's thread is role 1, the other thread role 2, so kinds read like the
+// paper's tables (R1-W2-R1 ...) whatever the thread ids were.
+#pragma once
+
+#include <cstdint>
+
+namespace ctrlsched {
+
+inline constexpr std::uint32_t kMaxFalconWindow = 16;
+inline constexpr std::uint32_t kMinFalconWindow = 2;      // a pair; triples need 3
+inline constexpr std::uint32_t kDefaultFalconWindow = 5;  // --window default
+
+// The size actually used for a requested one: 0 means the default, others are clamped.
+constexpr std::uint32_t falcon_window_size(std::uint32_t requested) {
+  if (requested == 0) return kDefaultFalconWindow;
+  if (requested < kMinFalconWindow) return kMinFalconWindow;
+  return requested > kMaxFalconWindow ? kMaxFalconWindow : requested;
+}
+
+// Table 1 (pairs) then Table 2 (triples), in the papers' order.
+enum class FalconKind : std::uint8_t {
+  R1W2 = 0,
+  W1R2 = 1,
+  W1W2 = 2,
+  R1W2R1 = 3,
+  W1W2R1 = 4,
+  W1R2W1 = 5,
+  R1W2W1 = 6,
+  W1W2W1 = 7,
+};
+inline constexpr std::uint32_t kFalconKinds = 8;
+
+constexpr const char* falcon_kind_name(FalconKind kind) {
+  constexpr const char* names[kFalconKinds] = {"R1-W2",    "W1-R2",    "W1-W2",    "R1-W2-R1",
+                                               "W1-W2-R1", "W1-R2-W1", "R1-W2-W1", "W1-W2-W1"};
+  const auto i = static_cast<std::uint32_t>(kind);
+  return i < kFalconKinds ? names[i] : "?";
+}
+
+constexpr std::uint32_t falcon_kind_length(FalconKind kind) {
+  return static_cast<std::uint32_t>(kind) < 3 ? 2 : 3;
+}
+
+struct FalconAccess {
+  std::uint64_t site = 0;    // trace_format.h site encoding
+  std::uint32_t thread = 0;  // ThreadId
+  bool write = false;
+};
+
+// One extracted pattern: accesses[0..falcon_kind_length(kind)), oldest first.
+struct FalconHit {
+  FalconKind kind = FalconKind::R1W2;
+  FalconAccess accesses[3];
+};
+
+// Table 2: the kind of the triple (first, middle, last), or -1 if it is serializable.
+constexpr int falcon_triple_kind(bool first_write, bool middle_write, bool last_write) {
+  const int bits = (first_write ? 4 : 0) | (middle_write ? 2 : 0) | (last_write ? 1 : 0);
+  switch (bits) {
+    case 0b010: return static_cast<int>(FalconKind::R1W2R1);
+    case 0b110: return static_cast<int>(FalconKind::W1W2R1);
+    case 0b101: return static_cast<int>(FalconKind::W1R2W1);
+    case 0b011: return static_cast<int>(FalconKind::R1W2W1);
+    case 0b111: return static_cast<int>(FalconKind::W1W2W1);
+    default: return -1;
+  }
+}
+
+// Table 1: the kind of the pair (first, second), or -1 for two reads.
+constexpr int falcon_pair_kind(bool first_write, bool second_write) {
+  if (first_write && second_write) return static_cast<int>(FalconKind::W1W2);
+  if (first_write) return static_cast<int>(FalconKind::W1R2);
+  if (second_write) return static_cast<int>(FalconKind::R1W2);
+  return -1;
+}
+
+// Plain data: lives zero-initialized inside the collector's fixed location table. Call reset()
+// before the first add().
+class FalconWindow {
+ public:
+  void reset(std::uint32_t capacity) {
+    capacity_ = static_cast<std::uint8_t>(falcon_window_size(capacity));
+    used_ = 0;
+  }
+
+  std::uint32_t capacity() const { return capacity_; }
+  std::uint32_t size() const { return used_; }
+  const FalconAccess& slot(std::uint32_t i) const { return slots_[i]; }
+
+  // Algorithm 1 for one access; `emit(const FalconHit&)` receives what a full window yields.
+  template <class Emit>
+  void add(const FalconAccess& access, Emit&& emit) {
+    if (used_ != 0) {
+      FalconAccess& last = slots_[used_ - 1];
+      if (last.thread == access.thread) {
+        if (access.write || !last.write) last = access;
+        return;
+      }
+      if (used_ == capacity_) {
+        extract(emit);
+        slide();
+      }
+    }
+    slots_[used_++] = access;
+  }
+
+  // End of the run: every slot gets its turn as the oldest one.
+  template <class Emit>
+  void drain(Emit&& emit) {
+    while (used_ != 0) {
+      extract(emit);
+      slide();
+    }
+  }
+
+  // The patterns that start at the oldest slot (see the top of this file).
+  template <class Emit>
+  void extract(Emit&& emit) const {
+    if (used_ < 2) return;
+    const FalconAccess& first = slots_[0];
+    std::uint32_t next_local = 1;
+    while (next_local < used_ && slots_[next_local].thread != first.thread) ++next_local;
+    bool found_triple = false;
+    if (next_local < used_) {
+      const FalconAccess& last = slots_[next_local];
+      for (std::uint32_t j = 1; j < next_local; ++j) {
+        const int kind = falcon_triple_kind(first.write, slots_[j].write, last.write);
+        if (kind < 0) continue;
+        emit(FalconHit{static_cast<FalconKind>(kind), {first, slots_[j], last}});
+        found_triple = true;
+      }
+    }
+    if (found_triple || slots_[1].thread == first.thread) return;
+    const int kind = falcon_pair_kind(first.write, slots_[1].write);
+    if (kind >= 0) emit(FalconHit{static_cast<FalconKind>(kind), {first, slots_[1], {}}});
+  }
+
+ private:
+  void slide() {
+    for (std::uint32_t i = 1; i < used_; ++i) slots_[i - 1] = slots_[i];
+    --used_;
+  }
+
+  FalconAccess slots_[kMaxFalconWindow];
+  std::uint8_t used_;
+  std::uint8_t capacity_;
+};
+
+}  // namespace ctrlsched

@@ -1,0 +1,139 @@
+// Falcon patterns and block spectra read out of a run record, ranked and rendered (text, JSON).
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <memory>
+
+#include "ctrlsched/block_spectra.h"
+#include "ctrlsched/falcon_patterns.h"
+#include "falcon_summary.h"
+#include "spectra_summary.h"
+
+using namespace ctrlsched;
+using namespace ctrlsched::driver;
+
+namespace {
+
+// A zeroed record with room for the summary area, like the driver's memfd.
+struct RecordBuffer {
+  std::unique_ptr<std::uint8_t[]> bytes{new std::uint8_t[kLogRegionOffset]()};
+  RecordBuffer() {
+    RunRecord& r = record();
+    r.modules.count = 1;
+    std::strcpy(r.modules.modules[0].path, "/tmp/prog");
+    r.modules.modules[0].bias = 0x555555554000;
+    r.modules.modules[0].size = 0x5000;
+  }
+  RunRecord& record() { return *reinterpret_cast<RunRecord*>(bytes.get()); }
+  FalconPatternSummary& falcon() { return *reinterpret_cast<FalconPatternSummary*>(bytes.get() + kFalconOffset); }
+  BlockSpectraSummary& spectra() { return *reinterpret_cast<BlockSpectraSummary*>(bytes.get() + kSpectraOffset); }
+};
+
+// Symbolizes offsets as "prog.c:<offset>" in function "f<offset>", and data as "g<offset>".
+SourceLocation fake_symbolize(std::string_view frame) {
+  const auto plus = frame.rfind("+0x");
+  const std::string offset = std::to_string(std::stoull(std::string(frame.substr(plus + 3)), nullptr, 16));
+  return {std::string(frame), "f" + offset, "/src/prog.c", static_cast<std::uint32_t>(std::stoul(offset))};
+}
+std::string fake_data(const std::string&, std::uint64_t offset) { return "g" + std::to_string(offset); }
+
+void add_pattern(FalconPatternSummary& s, FalconKind kind, std::uint64_t a, std::uint64_t b, std::uint64_t c,
+                 std::uint64_t location) {
+  FalconPatternEntry& e = s.patterns[s.used++];
+  e.kind = static_cast<std::uint8_t>(kind);
+  e.sites[0] = a;
+  e.sites[1] = b;
+  e.sites[2] = c;
+  e.location = location;
+  e.threads[0] = 1;
+  e.threads[1] = 2;
+  e.count = 1;
+}
+
+}  // namespace
+
+TEST_CASE("no Falcon or spectra summary unless asked for and started", "[localize_summaries]") {
+  RecordBuffer buffer;
+  const RecordNames names(buffer.record(), {});
+  CHECK_FALSE(read_falcon_run(buffer.record(), false, names).has_value());
+  CHECK_FALSE(read_spectra_run(buffer.record(), false).has_value());
+  buffer.record().config.collectors = kCollectFalcon | kCollectSpectra;
+  CHECK_FALSE(read_falcon_run(buffer.record(), false, names).has_value());  // magic not written
+  CHECK_FALSE(read_spectra_run(buffer.record(), false).has_value());
+}
+
+TEST_CASE("Falcon patterns are read, ranked and rendered with names", "[localize_summaries]") {
+  RecordBuffer failing, passing;
+  for (RecordBuffer* b : {&failing, &passing}) {
+    b->record().config.collectors = kCollectFalcon;
+    b->falcon().magic = kFalconPatternsMagic;
+  }
+  // A global at bias + 0x4010 and a heap address.
+  add_pattern(failing.falcon(), FalconKind::R1W2R1, 0x12, 0x13, 0x14, 0x555555554000 + 0x4010);
+  add_pattern(failing.falcon(), FalconKind::W1W2, 0x20, 0x21, 0, 0x7ffff0001000);
+  add_pattern(passing.falcon(), FalconKind::W1W2, 0x20, 0x21, 0, 0x7ffff0002000);
+  const RecordNames names(failing.record(), fake_symbolize, fake_data);
+
+  std::vector<localize::FalconRun> runs;
+  runs.push_back(*read_falcon_run(failing.record(), true, names));
+  runs.push_back(*read_falcon_run(passing.record(), false, names));
+  REQUIRE(runs[0].patterns.size() == 2);
+  CHECK(runs[0].patterns[0].location_name == "g16400");
+  CHECK(runs[0].patterns[1].location_name.empty());
+
+  const auto ranking = localize::rank_falcon(runs);
+  const auto lines = render_falcon_text(ranking, names);
+  REQUIRE(lines.size() == 2);
+  // Sites are return addresses: 0x12 is looked up at 0x11 = 17.
+  CHECK(lines[0] ==
+        "  1  1.00  R1-W2-R1  g16400  prog.c:17 f17 → prog.c:18 f18 [T2] → prog.c:19 f19   failing 1/1 · passing 0/1");
+  CHECK(lines[1] == "  2  0.50  W1-W2     0x7ffff0001000  prog.c:31 f31 → prog.c:32 f32 [T2]   failing 1/1 · passing 1/1");
+  CHECK(render_falcon_text(ranking, names, 1).size() == 1);
+
+  const auto json = falcon_json(ranking, names);
+  CHECK(json["score"] == "jaccard");
+  CHECK(json["patterns"][0]["kind"] == "R1-W2-R1");
+  CHECK(json["patterns"][0]["accesses"][1]["access"] == "W");
+  CHECK(json["patterns"][0]["accesses"][1]["role"] == 2);
+  CHECK(json["patterns"][0]["accesses"][2]["thread"] == 1);
+  CHECK(json["patterns"][1]["passed"] == 1);
+}
+
+TEST_CASE("spectra are read, ranked and rendered", "[localize_summaries]") {
+  RecordBuffer failing, passing;
+  for (RecordBuffer* b : {&failing, &passing}) {
+    b->record().config.collectors = kCollectSpectra;
+    b->spectra().magic = kBlockSpectraMagic;
+    b->spectra().used = 2;
+    b->spectra().components[0].site = 0x41;
+    b->spectra().components[0].entries = 2;
+    b->spectra().components[0].threads = 2;
+    b->spectra().components[1].site = 0x51;
+    b->spectra().components[1].entries = 2;
+    b->spectra().components[1].threads = 2;
+  }
+  failing.spectra().components[0].concurrent = 1;
+  failing.spectra().components[0].concurrent_threads[0] = 1;
+  failing.spectra().components[0].concurrent_threads[1] = 2;
+  passing.spectra().components[1].concurrent = 1;
+  std::vector<localize::SpectraRun> runs = {*read_spectra_run(failing.record(), true),
+                                            *read_spectra_run(passing.record(), false)};
+  const auto ranking = localize::rank_spectra(runs);
+  const RecordNames names(failing.record(), fake_symbolize);
+  const auto lines = render_spectra_text(ranking, 1, 1, names);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0] == "  1  1.00  prog.c:64 f64  [T1 ∥ T2]   concurrent in failing 1/1 · passing 0/1");
+  CHECK(lines[1] == "  2  0.00  prog.c:80 f80  -   concurrent in failing 0/1 · passing 1/1");
+  const auto json = spectra_json(ranking, 1, 1, names);
+  CHECK(json["components"][0]["n11"] == 1);
+  CHECK(json["components"][1]["threads"].is_null());
+}
+
+TEST_CASE("names stay raw without a symbolizer", "[localize_summaries]") {
+  RecordBuffer buffer;
+  const RecordNames names(buffer.record(), {});
+  CHECK(names.site(0x1219) == "/tmp/prog+0x1218");
+  CHECK(names.site(0) == "?");
+  CHECK(names.site(std::uint64_t{3} << kSiteModuleShift) == "?");
+  CHECK(names.location(0x1000) == "0x1000");
+}

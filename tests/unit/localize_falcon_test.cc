@@ -1,0 +1,200 @@
+// Falcon (Park, Vuduc, Harrold, ICSE 2010): the window of Algorithm 1 and the pattern ranking,
+// checked against the paper's worked examples. Sites are the statement numbers of Figure 1(a);
+// threads are the paper's thread numbers.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "ctrlsched/falcon_window.h"
+#include "ctrlsched/localize/falcon.h"
+
+using namespace ctrlsched;
+using namespace ctrlsched::localize;
+
+namespace {
+
+// "R1,3" = read by thread 1 at statement 3, as in the paper.
+FalconAccess access(const std::string& text) {
+  FalconAccess a;
+  a.write = text[0] == 'W';
+  a.thread = static_cast<std::uint32_t>(text[1] - '0');
+  a.site = std::stoull(text.substr(3));
+  return a;
+}
+
+std::string text(const FalconAccess& a) {
+  return std::string(a.write ? "W" : "R") + std::to_string(a.thread) + "," + std::to_string(a.site);
+}
+
+std::string contents(const FalconWindow& w) {
+  std::string s;
+  for (std::uint32_t i = 0; i < w.size(); ++i) s += (i ? " " : "") + text(w.slot(i));
+  return s;
+}
+
+// "W1-W2-R1 1,4,3": kind and sites.
+std::string text(const FalconHit& hit) {
+  std::string s = std::string(falcon_kind_name(hit.kind)) + " ";
+  for (std::uint32_t i = 0; i < falcon_kind_length(hit.kind); ++i)
+    s += (i ? "," : "") + std::to_string(hit.accesses[i].site);
+  return s;
+}
+
+struct Replay {
+  std::vector<std::string> windows;  // contents after each access
+  std::vector<std::string> hits;     // patterns extracted while the stream ran
+  std::vector<std::string> drained;  // patterns extracted at the end
+  std::vector<FalconHit> all;
+};
+
+Replay replay(const std::vector<std::string>& stream, std::uint32_t size) {
+  Replay r;
+  FalconWindow w;
+  w.reset(size);
+  for (const std::string& a : stream) {
+    w.add(access(a), [&](const FalconHit& h) { r.hits.push_back(text(h)), r.all.push_back(h); });
+    r.windows.push_back(contents(w));
+  }
+  w.drain([&](const FalconHit& h) { r.drained.push_back(text(h)), r.all.push_back(h); });
+  CHECK(w.size() == 0);
+  return r;
+}
+
+using Strings = std::vector<std::string>;
+
+// Figure 1(b), column 3 and 4: the x and y accesses of the four executions.
+const std::vector<Strings> kFigure1X = {
+    {"R1,1", "W1,1", "R3,6", "W3,6", "R2,4", "R1,3"},
+    {"R1,1", "W1,1", "R3,6", "W3,6", "R2,4", "R1,3"},
+    {"R1,1", "W1,1", "R2,4", "W2,4", "R3,6", "R1,3"},
+    {"R1,1", "W1,1", "R2,4", "W2,4", "R3,6", "R1,3"},
+};
+const std::vector<Strings> kFigure1Y = {
+    {"R1,2", "W1,2", "R3,7", "W3,7", "R2,5", "R1,3"},
+    {"R1,2", "W1,2", "R2,5", "W2,5", "R3,7", "R1,3"},
+    {"R1,2", "W1,2", "R3,7", "W3,7", "R2,5", "R1,3"},
+    {"R1,2", "W1,2", "R2,5", "W2,5", "R3,7", "R1,3"},
+};
+
+FalconRun run_of(const std::vector<Strings>& streams, std::uint32_t window, bool failed) {
+  FalconRun run;
+  run.failed = failed;
+  for (const Strings& stream : streams)
+    for (const FalconHit& h : replay(stream, window).all) {
+      FalconPatternId id{h.kind, {h.accesses[0].site, h.accesses[1].site, h.accesses[2].site}};
+      auto it = std::find_if(run.patterns.begin(), run.patterns.end(), [&](auto& s) { return s.id == id; });
+      if (it != run.patterns.end()) {
+        ++it->count;
+        continue;
+      }
+      FalconSighting s;
+      s.id = id;
+      s.threads = {h.accesses[0].thread, h.accesses[1].thread};
+      run.patterns.push_back(s);
+    }
+  return run;
+}
+
+std::string text(const FalconPatternId& id) {
+  std::string s = std::string(falcon_kind_name(id.kind)) + " ";
+  for (std::uint32_t i = 0; i < falcon_kind_length(id.kind); ++i) s += (i ? "," : "") + std::to_string(id.sites[i]);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("Figure 2(a): the x window of execution 2, size 3", "[falcon][golden]") {
+  const Replay r = replay(kFigure1X[1], 3);
+  CHECK(r.windows == Strings{"R1,1", "W1,1", "W1,1 R3,6", "W1,1 W3,6", "W1,1 W3,6 R2,4", "W3,6 R2,4 R1,3"});
+  // Full at R2,4; R1,3 slides it: no triple (no later slot of thread 1), the pair W1-W3.
+  CHECK(r.hits == Strings{"W1-W2 1,6"});
+  CHECK(r.drained == Strings{"W1-R2 6,4"});
+}
+
+TEST_CASE("Figure 2(b): the y window of execution 2 needs size 4 for its triple", "[falcon][golden]") {
+  const Replay three = replay(kFigure1Y[1], 3);
+  CHECK(three.windows == Strings{"R1,2", "W1,2", "W1,2 R2,5", "W1,2 W2,5", "W1,2 W2,5 R3,7", "W2,5 R3,7 R1,3"});
+  CHECK(three.hits == Strings{"W1-W2 2,5"});
+  CHECK(three.drained == Strings{"W1-R2 5,7"});
+
+  const Replay four = replay(kFigure1Y[1], 4);
+  CHECK(four.windows ==
+        Strings{"R1,2", "W1,2", "W1,2 R2,5", "W1,2 W2,5", "W1,2 W2,5 R3,7", "W1,2 W2,5 R3,7 R1,3"});
+  CHECK(four.hits.empty());
+  // Slots 1, 2 and 4: W1-W2-R1; no pair is counted for the oldest slot besides the triple.
+  CHECK(four.drained == Strings{"W1-W2-R1 2,5,3", "W1-R2 5,7"});
+}
+
+TEST_CASE("Figure 1(c): W1-W2-R1 for x and y score 0.5, W1-W3-R1 scores 0", "[falcon][golden]") {
+  for (std::uint32_t window : {4u, 5u}) {
+    INFO("window " << window);
+    std::vector<FalconRun> runs;
+    for (std::size_t i = 0; i < 4; ++i) runs.push_back(run_of({kFigure1X[i], kFigure1Y[i]}, window, i == 3));
+    const FalconRanking ranking = rank_falcon(runs);
+    CHECK(ranking.total_failed == 1);
+    CHECK(ranking.total_passed == 3);
+    Strings triples;
+    std::vector<double> scores;
+    for (const RankedFalconPattern& p : ranking.patterns) {
+      if (falcon_kind_length(p.id.kind) != 3) continue;
+      triples.push_back(text(p.id));
+      scores.push_back(p.score);
+    }
+    // x: W1,1 W2,4 .. R1,3 (runs 3, 4) and W1,1 W3,6 .. R1,3 (runs 1, 2); the same for y. In role
+    // notation the paper's W1-W3-R1 is W1-W2-R1 too; the sites tell them apart.
+    CHECK(triples == Strings{"W1-W2-R1 1,4,3", "W1-W2-R1 2,5,3", "W1-W2-R1 1,6,3", "W1-W2-R1 2,7,3"});
+    CHECK(scores == std::vector<double>{0.5, 0.5, 0.0, 0.0});
+
+    // All of it: the pairs the drains add tie with the triples; triples go first on a tie.
+    Strings all;
+    for (const RankedFalconPattern& p : ranking.patterns)
+      all.push_back(text(p.id) + " p" + std::to_string(p.passed) + " f" + std::to_string(p.failed) + " #" +
+                    std::to_string(p.rank) + "/" + std::to_string(p.tied));
+    CHECK(all == Strings{"W1-W2-R1 1,4,3 p1 f1 #1/4", "W1-W2-R1 2,5,3 p1 f1 #1/4", "W1-R2 4,6 p1 f1 #1/4",
+                         "W1-R2 5,7 p1 f1 #1/4", "W1-W2-R1 1,6,3 p2 f0 #5/4", "W1-W2-R1 2,7,3 p2 f0 #5/4",
+                         "W1-R2 6,4 p2 f0 #5/4", "W1-R2 7,5 p2 f0 #5/4"});
+    CHECK(ranking.patterns[0].example.threads == std::array<std::uint32_t, 2>{1, 2});
+  }
+}
+
+TEST_CASE("Tarantula and Ochiai of Figure 1's W1-W2-R1 (failed 1, passed 1 of 3)", "[falcon]") {
+  CHECK(falcon_score(FalconScore::Jaccard, 1, 1, 1, 3) == 0.5);
+  CHECK(falcon_score(FalconScore::Tarantula, 1, 1, 1, 3) == Approx(0.75));
+  CHECK(falcon_score(FalconScore::Ochiai, 1, 1, 1, 3) == Approx(0.7071067811865476));
+  // Falcon's point: a pattern seen once in one failing run of ten gets Tarantula 1 but a low Jaccard.
+  CHECK(falcon_score(FalconScore::Tarantula, 1, 0, 10, 5) == 1.0);
+  CHECK(falcon_score(FalconScore::Jaccard, 1, 0, 10, 5) == Approx(0.1));
+  CHECK(falcon_score(FalconScore::Jaccard, 0, 0, 0, 0) == 0.0);
+  CHECK(falcon_score(FalconScore::Tarantula, 0, 0, 0, 4) == 0.0);
+  CHECK(falcon_score(FalconScore::Ochiai, 0, 3, 0, 4) == 0.0);
+  CHECK(parse_falcon_score("tarantula") == FalconScore::Tarantula);
+  CHECK_FALSE(parse_falcon_score("Jaccard").has_value());
+}
+
+TEST_CASE("window policy: a local read never replaces a write; a local write replaces a read", "[falcon]") {
+  CHECK(replay({"W1,1", "R1,2"}, 3).windows.back() == "W1,1");
+  CHECK(replay({"R1,1", "R1,2"}, 3).windows.back() == "R1,2");
+  CHECK(replay({"R1,1", "W1,2"}, 3).windows.back() == "W1,2");
+  CHECK(replay({"W1,1", "W1,2"}, 3).windows.back() == "W1,2");
+}
+
+TEST_CASE("every remote access between the oldest and its thread's next one forms a triple", "[falcon]") {
+  // The paper's R1-W2-W3-...-R1 argument: a window of n + 1 slots keeps all n - 1 triples.
+  const Replay r = replay({"R1,1", "W2,2", "W3,3", "R1,4"}, 4);
+  CHECK(r.drained == Strings{"R1-W2-R1 1,2,4", "R1-W2-R1 1,3,4", "W1-W2 2,3", "W1-R2 3,4"});
+  // Each slot in turn is the oldest; only its thread's next access closes a triple.
+  CHECK(replay({"W1,1", "R2,2", "W1,3", "W2,4", "W1,5"}, 5).drained ==
+        Strings{"W1-R2-W1 1,2,3", "R1-W2-W1 2,3,4", "W1-W2-W1 3,4,5", "W1-W2 4,5"});
+  // Two reads make no pair; W1-R2-R1 is serializable, so the pair is counted instead.
+  CHECK(replay({"R1,1", "R2,2"}, 3).drained.empty());
+  CHECK(replay({"W1,1", "R2,2", "R1,3"}, 3).drained == Strings{"W1-R2 1,2"});
+}
+
+TEST_CASE("window sizes are clamped to [2, 16], 0 is the default 5", "[falcon]") {
+  CHECK(falcon_window_size(0) == 5);
+  CHECK(falcon_window_size(1) == 2);
+  CHECK(falcon_window_size(3) == 3);
+  CHECK(falcon_window_size(99) == 16);
+}
