@@ -74,3 +74,32 @@ TEST_CASE("check_then_act: a passing run predicts the harmful early read", "[con
   CHECK(j["orders"][rank - 1]["kind"] == "early-read");
   CHECK(j["orders"][rank - 1]["value_possible"] == 100);
 }
+
+TEST_CASE("check_then_act: predict_from_run traces a passing and a failing seed in-process", "[conseq]") {
+  drv::LaunchTarget target;
+  target.path = binary("example_inst", "check_then_act");
+  target.argv = {target.path};
+  target.shim_path = drv::locate_shim();
+  drv::PredictSettings settings;
+  std::optional<drv::Prediction> passing, failing;
+  for (std::uint64_t seed = 1; seed <= 40 && !(passing && failing); ++seed) {
+    ctrlsched::RunSpec spec;
+    spec.seed = seed;
+    drv::Prediction p = drv::predict_from_run(target, spec, 30, "check_then_act", settings);
+    (p.run_failed ? failing : passing) = std::move(p);
+  }
+  REQUIRE(passing);
+  REQUIRE(failing);
+  INFO(drv::render_prediction(*passing));
+  INFO(drv::render_prediction(*failing));
+  CHECK(passing->selection == "failure-site functions: main, withdraw");
+  REQUIRE_FALSE(passing->orders.empty());
+  CHECK(passing->orders[0].line.find("R T") == 0);  // the early read of a check ranks first
+  CHECK(passing->orders[0].line.find("(read 40, could read 100)") != std::string::npos);
+  CHECK(failing->selection.rfind("failing thread T", 0) == 0);
+  // The failing thread's shared reads: `amount`, the check (line 26) and the subtraction's read
+  // (line 30); the assertion reuses the subtracted value from a register, so it reads nothing.
+  CHECK(failing->critical_reads == 3);
+  REQUIRE_FALSE(failing->orders.empty());
+  CHECK(failing->orders[0].line.find("balance") != std::string::npos);
+}
