@@ -1,4 +1,5 @@
 // One-line descriptions of ConSeq candidates (conseq.h).
+#include <cstdio>
 #include <string>
 
 #include "../trace/site_names.h"

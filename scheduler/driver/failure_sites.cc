@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <map>
 #include <set>
@@ -191,6 +192,30 @@ std::optional<std::vector<FailureSiteFunction>> find_failure_site_functions(
       }
     }
     if (!calls.empty()) found.push_back({f.name, f.address, f.address + f.size, {calls.begin(), calls.end()}});
+  }
+  // GCC moves the unlikely path of a function, where calls to noreturn functions such as abort
+  // and __assert_fail usually sit, into a separate "f.cold" symbol; that code runs in f's
+  // activation, so f is a failure-site function too.
+  std::vector<FailureSiteFunction> parents;
+  for (const FailureSiteFunction& part : found) {
+    const auto cold = part.name.find(".cold");
+    if (cold == std::string::npos) continue;
+    const std::string parent = part.name.substr(0, cold);
+    auto symbol = std::ranges::find_if(elf.functions(), [&](const Symbol& s) {
+      return s.defined_function && s.size != 0 && s.name == parent;
+    });
+    if (symbol == elf.functions().end()) continue;
+    parents.push_back({parent, symbol->address, symbol->address + symbol->size, part.calls});
+  }
+  for (FailureSiteFunction& parent : parents) {
+    auto same = std::ranges::find_if(found, [&](const FailureSiteFunction& f) { return f.low == parent.low; });
+    if (same == found.end()) {
+      found.push_back(std::move(parent));
+      continue;
+    }
+    std::set<std::string> calls(same->calls.begin(), same->calls.end());
+    calls.insert(parent.calls.begin(), parent.calls.end());
+    same->calls.assign(calls.begin(), calls.end());
   }
   std::ranges::sort(found, {}, [](const FailureSiteFunction& f) { return std::pair(f.low, f.name); });
   return found;

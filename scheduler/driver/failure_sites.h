@@ -10,6 +10,7 @@
 // `call *slot(%rip)` (ff 15, -fno-plt). A byte scan, not a disassembly: an e8 byte inside
 // another instruction whose following 4 bytes happen to point exactly at a failure stub would
 // count too (rare, and it only adds a function). Calls through other registers are not seen.
+// A GCC "f.cold" part that calls a failure function makes f a failure-site function as well.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 // ConSeq prediction in the driver (predict.h).
 #include "predict.h"
 
+#include <cstdio>
 #include <filesystem>
 
 #include "ctrlsched/localize/trace_file.h"

@@ -34,6 +34,9 @@
 //    write w it read from (w from another thread, w does not happen before r) and read the
 //    value m held before w; under a lock both hold, before the first write to m of w's
 //    critical section. Kind EarlyRead; the value must differ too.
+//    Cost: for C critical reads of locations with W writes each, O(C · W²) happens-before
+//    queries in the worst case (the overwrite check scans the writes between w' and r), plus
+//    one happens-before construction and one lockset pass over the trace.
 // 3. Ranking: by distance, then by the read's first occurrence in the trace, then kind
 //    (AlternativeWrite first), then the write's position. One candidate per distinct
 //    (kind, write site, read site): the order forcing replays, since sites are what a directive
