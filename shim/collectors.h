@@ -38,9 +38,9 @@ void dispatch(const TraceEvent& event);
 void finish_collectors();
 
 inline void emit(EventKind kind, const Thread* me, std::uint64_t address, std::uint64_t site,
-                 std::uint8_t size = 0, std::uint16_t aux = 0) {
+                 std::uint8_t size = 0, std::uint16_t aux = 0, std::uint64_t value = 0) {
   if (__builtin_expect(!collecting(), 1)) return;
-  dispatch(TraceEvent{static_cast<std::uint8_t>(kind), size, aux, me->id, address, site});
+  dispatch(TraceEvent{static_cast<std::uint8_t>(kind), size, aux, me->id, address, site, value});
 }
 
 // A synchronization event at the call site of the current interposed call.

@@ -28,6 +28,14 @@ std::string access_label(EventKind kind, std::uint8_t size) {
   return label + std::to_string(size);
 }
 
+// Reads show the value read ("= 7"), writes the value they overwrite ("(was 7)"), an atomic
+// read-modify-write the value it read and replaced ("(was 7)").
+std::string value_part(EventKind kind, const TraceEvent& e) {
+  const bool reads_only = kind == EventKind::Read || kind == EventKind::AtomicLoad;
+  const std::string text = value_text(e.value, e.size);
+  return reads_only ? "= " + text : "(was " + text + ")";
+}
+
 void append(std::string& line, const std::string& part) {
   if (!part.empty()) line += "  " + part;
 }
@@ -88,6 +96,7 @@ class Renderer {
         } else {
           line += access_label(kind, e.size) + "  " + hex(e.address);
           append(line, names_.data(e.address));
+          if (trace_.has_values) line += "  " + value_part(kind, e);
         }
         finish_with_site(line, i);
         break;

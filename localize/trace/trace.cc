@@ -2,8 +2,21 @@
 #include "ctrlsched/localize/trace.h"
 
 #include <array>
+#include <cstdio>
 
 namespace ctrlsched::localize {
+
+std::string value_text(std::uint64_t value, std::uint8_t size) {
+  const unsigned bytes = size == 0 || size > 8 ? 8 : size;
+  if (bytes < 8) value &= (std::uint64_t{1} << (8 * bytes)) - 1;
+  std::int64_t as_signed = static_cast<std::int64_t>(value);
+  if (bytes < 8 && (value >> (8 * bytes - 1)) != 0)  // sign-extend
+    as_signed = static_cast<std::int64_t>(value | ~((std::uint64_t{1} << (8 * bytes)) - 1));
+  if (as_signed > -65536 && as_signed < 65536) return std::to_string(as_signed);
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
 
 std::string wait_kind_name(std::uint16_t aux) {
   static constexpr std::array<const char*, 11> kNames = {

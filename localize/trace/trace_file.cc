@@ -1,4 +1,4 @@
-// Trace file reading and writing (format version 1, ctrlsched/trace_format.h).
+// Trace file reading and writing (format version 2, and reading version 1; ctrlsched/trace_format.h).
 //
 // The file is the fixed-size records written as they are in memory: the format is little-endian
 // and so is every target this project supports, which the static_assert below pins down. Reading
@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <string_view>
+#include <vector>
 
 #include "ctrlsched/localize/trace_file.h"
 
@@ -70,9 +71,12 @@ Expected<Trace> read_trace_file(const std::string& path) {
   if (!in) return fail(path, "read error in the header");
   if (std::memcmp(header.magic, kTraceFileMagic, sizeof header.magic) != 0)
     return fail(path, "bad magic (not a ctrlsched trace file)");
-  if (header.version != kTraceFileVersion)
+  if (header.version != kTraceFileVersion && header.version != 1)
     return fail(path, "unsupported trace format version " + std::to_string(header.version) +
-                          " (this build reads " + std::to_string(kTraceFileVersion) + ")");
+                          " (this build reads 1 and " + std::to_string(kTraceFileVersion) + ")");
+  // Version 1 events lack the trailing value; they are widened with the value unknown.
+  const bool v1 = header.version == 1;
+  const std::uint64_t event_bytes = v1 ? sizeof(TraceEventV1) : sizeof(TraceEvent);
   if (header.module_count > kMaxFileModules)
     return fail(path, "module count " + std::to_string(header.module_count) + " out of range");
 
@@ -82,11 +86,11 @@ Expected<Trace> read_trace_file(const std::string& path) {
                           plural(header.module_count, "module") + " need " +
                           std::to_string(modules_end));
   std::uint64_t events_bytes = file_size - modules_end;
-  std::uint64_t present = events_bytes / sizeof(TraceEvent);
-  if (events_bytes % sizeof(TraceEvent) != 0 || present != header.event_count)
+  std::uint64_t present = events_bytes / event_bytes;
+  if (events_bytes % event_bytes != 0 || present != header.event_count)
     return fail(path, "event count mismatch: header says " + plural(header.event_count, "event") +
                           ", the file holds " + std::to_string(present) +
-                          (events_bytes % sizeof(TraceEvent) != 0 ? " and a partial one" : ""));
+                          (events_bytes % event_bytes != 0 ? " and a partial one" : ""));
 
   Trace trace;
   trace.handle = fixed_string(header.handle);
@@ -100,8 +104,19 @@ Expected<Trace> read_trace_file(const std::string& path) {
     trace.modules.push_back({fixed_string(m.path), m.bias, m.size});
   }
   trace.events.resize(header.event_count);
-  in.read(reinterpret_cast<char*>(trace.events.data()),
-          static_cast<std::streamsize>(header.event_count * sizeof(TraceEvent)));
+  if (v1) {
+    trace.has_values = false;
+    std::vector<TraceEventV1> old(header.event_count);
+    in.read(reinterpret_cast<char*>(old.data()),
+            static_cast<std::streamsize>(header.event_count * sizeof(TraceEventV1)));
+    for (std::size_t i = 0; i < old.size(); ++i) {
+      const TraceEventV1& o = old[i];
+      trace.events[i] = TraceEvent{o.kind, o.size, o.aux, o.thread, o.address, o.site, 0};
+    }
+  } else {
+    in.read(reinterpret_cast<char*>(trace.events.data()),
+            static_cast<std::streamsize>(header.event_count * sizeof(TraceEvent)));
+  }
   if (!in) return fail(path, "read error in the events");
   for (std::size_t i = 0; i < trace.events.size(); ++i)
     if (std::string why = invalid_event(trace.events[i]); !why.empty())

@@ -2,6 +2,8 @@
 
 #include <pthread.h>
 
+#include <cstring>
+
 #include "../engine.h"
 #include "../stack.h"
 
@@ -13,6 +15,15 @@ namespace {
 constexpr std::uintptr_t kStaticTlsBelow = 8 * 1024;
 constexpr std::uintptr_t kTcbAbove = 4 * 1024;
 bool g_instrumented_before_start = false;
+
+// The memory the access is about to touch (its first 8 bytes at most). Safe to read: the program
+// accesses these bytes right after the hook, and with the baton held nothing changes them first,
+// so this is the value a read reads and the value a write overwrites (trace_format.h).
+std::uint64_t value_at(std::uintptr_t address, unsigned size) {
+  std::uint64_t value = 0;
+  std::memcpy(&value, reinterpret_cast<const void*>(address), size < 8 ? size : 8);
+  return value;
+}
 }  // namespace
 
 void access_slow(Thread* me, std::uintptr_t address, unsigned size, EventKind kind,
@@ -21,7 +32,8 @@ void access_slow(Thread* me, std::uintptr_t address, unsigned size, EventKind ki
   ShimEntry entry(me);
   if (g_rt.access_points) point(me, PointKind::Access);
   if (address != 0 && collecting())
-    emit(kind, me, address, site_of(pc), static_cast<std::uint8_t>(size));
+    emit(kind, me, address, site_of(pc), static_cast<std::uint8_t>(size), 0,
+         value_at(address, size));
 }
 
 void on_func_entry(std::uintptr_t call_pc, std::uintptr_t self_pc) {

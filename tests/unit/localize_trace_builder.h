@@ -23,16 +23,22 @@ namespace ctrlsched::localize::testing {
 class TraceBuilder {
  public:
   std::size_t event(EventKind kind, std::uint32_t thread, std::uint64_t address = 0,
-                    std::uint64_t site = 0, std::uint8_t size = 0, std::uint16_t aux = 0) {
-    trace_.events.push_back(TraceEvent{static_cast<std::uint8_t>(kind), size, aux, thread, address, site});
+                    std::uint64_t site = 0, std::uint8_t size = 0, std::uint16_t aux = 0,
+                    std::uint64_t value = 0) {
+    trace_.events.push_back(
+        TraceEvent{static_cast<std::uint8_t>(kind), size, aux, thread, address, site, value});
     return trace_.events.size() - 1;
   }
 
-  std::size_t read(std::uint32_t t, std::uint64_t a, std::uint64_t site = 0, std::uint8_t size = 4) {
-    return event(EventKind::Read, t, a, site, size);
+  // `value`: the memory before the access (trace_format.h): what a read reads, what a write
+  // overwrites.
+  std::size_t read(std::uint32_t t, std::uint64_t a, std::uint64_t site = 0, std::uint8_t size = 4,
+                   std::uint64_t value = 0) {
+    return event(EventKind::Read, t, a, site, size, 0, value);
   }
-  std::size_t write(std::uint32_t t, std::uint64_t a, std::uint64_t site = 0, std::uint8_t size = 4) {
-    return event(EventKind::Write, t, a, site, size);
+  std::size_t write(std::uint32_t t, std::uint64_t a, std::uint64_t site = 0, std::uint8_t size = 4,
+                    std::uint64_t value = 0) {
+    return event(EventKind::Write, t, a, site, size, 0, value);
   }
   std::size_t atomic_load(std::uint32_t t, std::uint64_t a, std::uint64_t site = 0) {
     return event(EventKind::AtomicLoad, t, a, site, 4);

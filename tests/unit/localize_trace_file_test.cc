@@ -36,7 +36,7 @@ Trace sample_trace() {
                        {"/lib/x86_64-linux-gnu/libc.so.6", 0x7ffff7c00000, 0x1e0000}};
   b.create(0, 1, make_site(0, 0x1234));
   b.start(1);
-  b.write(1, 0x5555555580a0, make_site(0, 0x1180), 8);
+  b.write(1, 0x5555555580a0, make_site(0, 0x1180), 8, 0x1122334455667788);
   b.acquire(1, 0x7fffffffe010, WaitKind::Barrier, 3, make_site(1, 0x99));
   b.switch_to(1, 0);
   return std::move(b.trace());
@@ -79,6 +79,37 @@ TEST_CASE("a trace file round trip keeps everything", "[localize][file]") {
   CHECK(back->modules[1].bias == 0x7ffff7c00000);
   CHECK(back->modules[1].size == 0x1e0000);
   CHECK(same_events(back->events, trace.events));
+}
+
+TEST_CASE("a version 1 trace file is read with values unknown", "[localize][file]") {
+  TempFile file("v1.cstrace");
+  Trace trace = sample_trace();
+  REQUIRE(write_trace_file(file.path, trace));
+  std::vector<char> v2 = bytes_of(file.path);
+  // Rewrite as version 1: same header and modules, 24-byte events without the value.
+  std::size_t events_at = kHeaderBytes + 2 * sizeof(TraceModule);
+  std::vector<char> v1(v2.begin(), v2.begin() + static_cast<std::ptrdiff_t>(events_at));
+  std::uint32_t version = 1;
+  std::memcpy(v1.data() + offsetof(TraceFileHeader, version), &version, sizeof version);
+  for (const TraceEvent& e : trace.events) {
+    TraceEventV1 old{e.kind, e.size, e.aux, e.thread, e.address, e.site};
+    const char* p = reinterpret_cast<const char*>(&old);
+    v1.insert(v1.end(), p, p + sizeof old);
+  }
+  put_bytes(file.path, v1);
+
+  Expected<Trace> back = read_trace_file(file.path);
+  REQUIRE(back);
+  CHECK_FALSE(back->has_values);
+  REQUIRE(back->events.size() == trace.events.size());
+  CHECK(back->events[2].address == 0x5555555580a0);
+  CHECK(back->events[2].size == 8);
+  CHECK(back->events[2].value == 0);
+  REQUIRE(write_trace_file(file.path, trace));
+  Expected<Trace> again = read_trace_file(file.path);
+  REQUIRE(again);
+  CHECK(again->has_values);
+  CHECK(again->events[2].value == 0x1122334455667788);
 }
 
 TEST_CASE("an empty trace round-trips", "[localize][file]") {
@@ -141,9 +172,9 @@ TEST_CASE("damaged trace files are refused with a one-line reason", "[localize][
     expect_error("bad magic (not a ctrlsched trace file)");
   }
   SECTION("bad version") {
-    std::uint32_t version = 2;
+    std::uint32_t version = 7;
     std::memcpy(bytes.data() + offsetof(TraceFileHeader, version), &version, sizeof version);
-    expect_error("unsupported trace format version 2 (this build reads 1)");
+    expect_error("unsupported trace format version 7 (this build reads 1 and 2)");
   }
   SECTION("absurd module count") {
     std::uint32_t count = 1'000'000;

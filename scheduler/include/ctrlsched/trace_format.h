@@ -20,8 +20,15 @@
 // release carries aux = RwlockRead for a read unlock and RwlockWrite for a write unlock.
 // Module table entries cover [bias, bias + size), which includes the whole mapping.
 //
-// Trace file (version 1), little-endian:
+// Values (version 2): an access event's `value` is the memory at `address` when the hook ran,
+// its first min(size, 8) bytes zero-extended (little-endian). The hook runs before the access and
+// the thread holds the baton from then until the access, so for a Read or an atomic it is the
+// value read, and for a Write it is the value the write overwrites: the value a write wrote is
+// the `value` of the next access to the same address. Other events carry 0.
+//
+// Trace file (version 2), little-endian:
 //   TraceFileHeader, then module_count × TraceModule, then event_count × TraceEvent.
+// Version 1 files (24-byte events without `value`) are still read, with values unknown.
 #pragma once
 
 #include <cstdint>
@@ -56,8 +63,20 @@ struct TraceEvent {
   std::uint32_t thread;  // ThreadId
   std::uint64_t address;
   std::uint64_t site;
+  std::uint64_t value = 0;  // accesses: memory at `address` before the access (see above)
 };
-static_assert(sizeof(TraceEvent) == 24);
+static_assert(sizeof(TraceEvent) == 32);
+
+// The event record of trace file version 1 (no value), for reading old files.
+struct TraceEventV1 {
+  std::uint8_t kind;
+  std::uint8_t size;
+  std::uint16_t aux;
+  std::uint32_t thread;
+  std::uint64_t address;
+  std::uint64_t site;
+};
+static_assert(sizeof(TraceEventV1) == 24);
 
 // Where the shim writes events during a run: a memfd passed in CTRLSCHED_TRACE_FD, starting with
 // this header; events follow at offset sizeof(TraceRegionHeader).
@@ -71,7 +90,7 @@ struct TraceRegionHeader {
 };
 
 inline constexpr char kTraceFileMagic[8] = {'C', 'S', 'T', 'R', 'A', 'C', 'E', '\0'};
-inline constexpr std::uint32_t kTraceFileVersion = 1;
+inline constexpr std::uint32_t kTraceFileVersion = 2;
 
 struct TraceFileHeader {
   char magic[8];

@@ -4,11 +4,13 @@
 //   trace 17:random  schedule 0x9f3a2b1c0d4e5f67  events 240
 //   module 0  /work/bank_test  bias 0x555555554000  size 0x4028
 //   showing 96 of 240 events (func entry/exit hidden)
-//   #12  T1  W4  0x5555555580a0  counter  lost_update.c:14 work  [stack: work ← start]
+//   #12  T1  W4  0x5555555580a0  counter  (was 6)  lost_update.c:14 work  [stack: work ← start]
 //   #13  T1  → T2  (switch)
 //   #14  T2  acquire mutex 0x7fffffffe010  bank.c:20 deposit
 //
-// Accesses: R/W (plain), AL/AS/AX (atomic load/store/read-modify-write) followed by the size.
+// Accesses: R/W (plain), AL/AS/AX (atomic load/store/read-modify-write) followed by the size,
+// then the value (trace files of version 2): "= v" for what a read read, "(was v)" for what a
+// write or read-modify-write replaced (trace_format.h, value_text() in trace.h).
 // Sites are shown as "file:line function" (file by base name), or what the symbolizer knows.
 // The stack lists the function of the event's own site, then the function of each call site.
 #pragma once

@@ -28,6 +28,8 @@ struct Trace {
   bool truncated = false;                // the run produced more events than were kept
   std::vector<TraceModuleInfo> modules;  // indexed by the module part of a site
   std::vector<TraceEvent> events;        // in the order they happened (one thread ran at a time)
+  // False for traces read from version 1 files: every event's `value` is 0, meaning unknown.
+  bool has_values = true;
 };
 
 // Thread ids above this are treated as corrupt: the reader rejects them and the analyses ignore
@@ -55,6 +57,10 @@ constexpr std::uint64_t site_offset(std::uint64_t site) { return site & kSiteOff
 constexpr std::uint64_t make_site(std::uint32_t module, std::uint64_t offset) {
   return (std::uint64_t{module} << kSiteModuleShift) | (offset & kSiteOffsetMask);
 }
+
+// An access's value as people read it: the first min(size, 8) bytes as a signed integer, in
+// decimal when its magnitude is below 65536, else in hex as unsigned ("7", "-20", "0x55558010").
+std::string value_text(std::uint64_t value, std::uint8_t size);
 
 // "mutex", "rwlock-read", "barrier", ...; "object" for WaitKind::None (user annotations),
 // "kind<n>" for values this build does not know.

@@ -1,4 +1,5 @@
-// Reading and writing trace files (format version 1, see ctrlsched/trace_format.h), and turning
+// Reading and writing trace files (format version 2; version 1 files are read with values
+// unknown, Trace::has_values = false; see ctrlsched/trace_format.h), and turning
 // the shim's shared-memory trace region into a Trace.
 //
 // The driver owns the processes and the memory: after a traced run it calls from_region() on
@@ -22,7 +23,7 @@ namespace ctrlsched::localize {
 
 // Errors name the file and the problem, e.g.
 //   "t.cstrace: bad magic (not a ctrlsched trace file)"
-//   "t.cstrace: unsupported trace format version 7 (this build reads 1)"
+//   "t.cstrace: unsupported trace format version 7 (this build reads 1 and 2)"
 //   "t.cstrace: short file: 40 bytes, the header needs 184"
 //   "t.cstrace: event count mismatch: header says 10 events, the file holds 9"
 //   "t.cstrace: event 3: unknown kind 99"
