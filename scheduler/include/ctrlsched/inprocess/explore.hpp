@@ -22,7 +22,7 @@ struct ExploreOptions {
   std::uint32_t depth = kDefaultPctDepth;       // pct: bug depth d
   std::uint64_t pct_steps = 0;                  // pct: k; 0 = calibrate (3 random runs, >= 16)
   std::optional<std::uint32_t> preemption_bound{};  // random only
-  std::uint64_t max_steps = 100'000;            // a run with more steps is a hang
+  std::uint64_t max_steps = kDefaultMaxSteps;   // a run with more steps is a hang
   std::uint64_t stop_after = 1;                 // stop after this many failing seeds (0 = never)
   bool spurious_wakeups = false;                // condition_variable waits may return unsignalled
   PointsMode points = PointsMode::Auto;         // Sync: instrumented accesses are not points
