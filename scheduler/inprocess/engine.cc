@@ -9,6 +9,7 @@
 // (a noexcept frame) is never resumed: its stack is parked, not unwound.
 #include "engine.h"
 
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -20,6 +21,13 @@
 #include <cxxabi.h>
 
 #include "ctrlsched/hook_dispatch.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#define CTRLSCHED_ASAN_FIBERS 1
+#else
+#define CTRLSCHED_ASAN_FIBERS 0
+#endif
 
 namespace ctrlsched::detail {
 
@@ -172,6 +180,8 @@ FiberThread* Engine::new_thread(std::function<void()> fn) {
   boost::context::stack_context sc = pool.allocate();
   raw->stack_lo = reinterpret_cast<std::uintptr_t>(sc.sp) - sc.size;
   raw->stack_size = sc.size;
+  raw->asan_lo = raw->stack_lo;
+  raw->asan_size = sc.size;
   raw->ctx = boost::context::fiber(
       std::allocator_arg, boost::context::preallocated(sc.sp, sc.size, sc), pool,
       [this, raw](boost::context::fiber&& from) { return entry(raw, std::move(from)); });
@@ -181,6 +191,7 @@ FiberThread* Engine::new_thread(std::function<void()> fn) {
 }
 
 boost::context::fiber Engine::entry(FiberThread* t, boost::context::fiber&& from) {
+  arrived(nullptr);
   if (from_slot_) *from_slot_ = std::move(from);
   from_slot_ = nullptr;
   t->started = true;
@@ -203,7 +214,7 @@ boost::context::fiber Engine::finish(FiberThread* t) {
   // The body (T0) returning ends the run, as main() returning ends a process.
   if (tearing_down_ || failed_ || pending_ || probe_failed() || t->id == 0) {
     t->state = ThreadState::Exited;
-    return std::move(main_ctx_);
+    return exit_to(nullptr);
   }
   // Mirrors shim exit_thread.
   ++state_version_;
@@ -213,14 +224,19 @@ boost::context::fiber Engine::finish(FiberThread* t) {
   while (FiberThread* joiner = queue_pop(t->joiners)) wake(joiner);
   if (++steps_ > spec_.max_steps) {
     note(FailureKind::Hang, hang_message());
-    return std::move(main_ctx_);
+    return exit_to(nullptr);
   }
   FiberThread* next = choose_next(PointKind::ThreadExit);
   if (next == nullptr) {
-    current_ = t;
     note(FailureKind::Deadlock, deadlock_message());
-    return std::move(main_ctx_);
+    return exit_to(nullptr);
   }
+  return exit_to(next);
+}
+
+boost::context::fiber Engine::exit_to(FiberThread* next) {
+  announce_switch(next, nullptr);
+  if (next == nullptr) return std::move(main_ctx_);
   current_ = next;
   return std::move(next->ctx);
 }
@@ -234,9 +250,34 @@ bool Engine::probe_failed() {
   return false;
 }
 
+// AddressSanitizer must be told about every stack switch (else it reports false
+// stack-use-after-scope errors when an exception unwinds a fiber).
+// `save` keeps the suspended side's fake stack (nullptr: that side is finishing).
+void Engine::announce_switch(const FiberThread* to, void** save) {
+#if CTRLSCHED_ASAN_FIBERS
+  const void* bottom = to ? reinterpret_cast<const void*>(to->asan_lo) : main_stack_lo_;
+  const std::size_t size = to ? to->asan_size : main_stack_size_;
+  __sanitizer_start_switch_fiber(save, bottom, size);
+#else
+  (void)to;
+  (void)save;
+#endif
+}
+
+void Engine::arrived(void* saved) {
+#if CTRLSCHED_ASAN_FIBERS
+  __sanitizer_finish_switch_fiber(saved, nullptr, nullptr);
+#else
+  (void)saved;
+#endif
+}
+
 void Engine::jump(boost::context::fiber& target, boost::context::fiber* my_slot) {
   from_slot_ = my_slot;
+  void* fake_stack = nullptr;
+  announce_switch(&target == &main_ctx_ ? nullptr : current_, &fake_stack);
   boost::context::fiber incoming = std::move(target).resume();
+  arrived(fake_stack);
   if (from_slot_) *from_slot_ = std::move(incoming);
   from_slot_ = nullptr;
 }
@@ -484,7 +525,9 @@ void Engine::teardown() {
       parked_fibers().push_back(std::move(t->ctx));
       continue;
     }
-    if (!t->started || t->state == ThreadState::Exited || !t->ctx) continue;
+    // Fibers that never ran are entered too (they finish at once): destroying them unentered
+    // would unwind inside Boost.Context without telling AddressSanitizer.
+    if (t->state == ThreadState::Exited || !t->ctx) continue;
     current_ = t;
     jump(t->ctx, &main_ctx_);
   }
@@ -495,6 +538,13 @@ void Engine::teardown() {
 RunOutcome Engine::run(const std::function<void()>& body) {
   ++tls_run_epoch;
   tls_engine = this;
+#if CTRLSCHED_ASAN_FIBERS
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    pthread_attr_getstack(&attr, &main_stack_lo_, &main_stack_size_);
+    pthread_attr_destroy(&attr);
+  }
+#endif
   const ctrlsched_hook_dispatch* previous = ctrlsched_hooks_dispatch;
   ctrlsched_hooks_dispatch = &kDispatch;
   FiberThread* t0 = new_thread(body);

@@ -40,6 +40,8 @@ struct FiberThread {
   std::uintptr_t stack_lo = 0;
   std::uintptr_t stack_size = 0;  // 0 once it created a thread (it may share its stack)
   std::uint32_t teardown_calls = 0;
+  std::uintptr_t asan_lo = 0;  // the whole stack, for AddressSanitizer's switch annotations
+  std::size_t asan_size = 0;
 };
 
 struct RunOutcome {
@@ -89,6 +91,9 @@ class Engine {
   boost::context::fiber entry(FiberThread* t, boost::context::fiber&& from);
   boost::context::fiber finish(FiberThread* t);
   void jump(boost::context::fiber& target, boost::context::fiber* my_slot);
+  boost::context::fiber exit_to(FiberThread* next);
+  void announce_switch(const FiberThread* to, void** save);
+  void arrived(void* saved);
   void after_resume(bool releasing);
   void switch_to(FiberThread* next, bool releasing);
   bool block_on(WaitQueue& queue, ModelBase* model, WaitKind kind, bool timed, std::uint64_t deadline);
@@ -127,6 +132,8 @@ class Engine {
   std::uint32_t object_serial_ = 0;
   std::uint64_t virtual_now_ = 0;
   bool tearing_down_ = false;
+  void* main_stack_lo_ = nullptr;
+  std::size_t main_stack_size_ = 0;
   bool failed_ = false;
   bool pending_ = false;  // a failure was noted; leave at the next point that may unwind
   FailureKind kind_ = FailureKind::None;
