@@ -201,9 +201,11 @@ boost::context::fiber Engine::entry(FiberThread* t, boost::context::fiber&& from
       t->fn = nullptr;  // captured state dies while the thread is still controlled
     } catch (const FiberUnwind&) {
     } catch (...) {
-      if (!tearing_down_) note(FailureKind::Exception, "T" + std::to_string(t->id) +
-                                                           ": exception escaped: " +
-                                                           describe_current_exception());
+      // A test framework's fatal assertion throws its own exception type: its probe names the
+      // failure better than the exception does.
+      if (!tearing_down_ && !probe_failed())
+        note(FailureKind::Exception,
+             "T" + std::to_string(t->id) + ": exception escaped: " + describe_current_exception());
     }
   }
   return finish(t);

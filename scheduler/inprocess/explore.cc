@@ -206,7 +206,7 @@ ExploreResult explore(const ExploreOptions& options, std::function<void()> body)
   return result;
 }
 
-std::string ExploreResult::report() const {
+std::string ExploreResult::report(std::string_view rerun) const {
   std::ostringstream out;
   if (!first_failure) {
     out << "ctrlsched: " << runs << (runs == 1 ? " run" : " runs") << " passed";
@@ -215,11 +215,14 @@ std::string ExploreResult::report() const {
   const FailedRun& f = *first_failure;
   out << "ctrlsched: seed " << f.seed << " failed (" << to_string(f.kind) << ")";
   if (!replayed) out << ", " << failures << " failing of " << runs << " runs";
-  out << "\n  " << f.message;
+  std::string message = f.message;  // continuation lines indented under the first
+  for (std::size_t at = message.find('\n'); at != std::string::npos; at = message.find('\n', at + 3))
+    message.replace(at, 1, "\n  ");
+  out << "\n  " << message;
   out << "\n  handle: " << f.handle;
   out << "\n  schedule: " << f.decisions.size() << " decisions, " << f.steps << " steps";
   if (!replayed)
-    out << "\n  replay: CTRLSCHED_REPLAY='" << f.handle << "' <this test binary> <its test filter>";
+    out << "\n  replay: CTRLSCHED_REPLAY='" << f.handle << "' " << rerun;
   return out.str();
 }
 

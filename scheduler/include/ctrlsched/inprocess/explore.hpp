@@ -65,8 +65,9 @@ struct ExploreResult {
   bool replayed = false;            // CTRLSCHED_REPLAY selected a single run
   std::optional<FailedRun> first_failure;
   bool passed() const { return failures == 0; }
-  // Multi-line human report: seed, failure, handle and the replay instruction.
-  std::string report() const;
+  // Multi-line human report: seed, failure, handle and the replay instruction. `rerun` is the
+  // command that runs this test alone (adapters pass it); the handle is prefixed to it.
+  std::string report(std::string_view rerun = "<this test binary> <its test filter>") const;
 };
 
 // Runs `body` once per seed. Not reentrant; call from a test (any OS thread), not from a fiber.
