@@ -140,8 +140,8 @@ class Engine {
   std::string message_;
 };
 
-extern thread_local Engine* tls_engine;
+extern thread_local Engine* tls_engine __attribute__((tls_model("initial-exec")));
 // Incremented for every run: primitives compare it with ModelBase::run_epoch.
-extern thread_local std::uint64_t tls_run_epoch;
+extern thread_local std::uint64_t tls_run_epoch __attribute__((tls_model("initial-exec")));
 
 }  // namespace ctrlsched::detail
