@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <mutex>
 #include <cstdio>
 #include <exception>
 #include <typeinfo>
@@ -159,6 +160,15 @@ void on_hooked_access(std::uintptr_t address, unsigned, int, std::uintptr_t) {
 }
 
 constexpr ctrlsched_hook_dispatch kDispatch{&on_hooked_access, &on_hooked_access};
+
+// Counts the OS threads inside a run; the pointer is set while the count is positive.
+void set_exploring(int delta) {
+  static std::mutex lock;
+  static int exploring = 0;
+  std::lock_guard<std::mutex> guard(lock);
+  exploring += delta;
+  __atomic_store_n(&ctrlsched_hooks_dispatch, exploring > 0 ? &kDispatch : nullptr, __ATOMIC_RELEASE);
+}
 
 }  // namespace
 
@@ -550,15 +560,16 @@ RunOutcome Engine::run(const std::function<void()>& body) {
     pthread_attr_destroy(&attr);
   }
 #endif
-  const ctrlsched_hook_dispatch* previous = ctrlsched_hooks_dispatch;
-  ctrlsched_hooks_dispatch = &kDispatch;
+  // Process-wide pointer, per-thread engines: installed while any OS thread explores (the
+  // handler ignores threads that do not).
+  set_exploring(+1);
   FiberThread* t0 = new_thread(body);
   recorder_.on_thread_created(t0->id, kNoThread);
   runnable_ = 1;
   current_ = t0;
   jump(t0->ctx, &main_ctx_);
   teardown();
-  ctrlsched_hooks_dispatch = previous;
+  set_exploring(-1);
   tls_engine = nullptr;
 
   RunOutcome outcome;
