@@ -132,8 +132,9 @@ class Engine {
   std::uint32_t object_serial_ = 0;
   std::uint64_t virtual_now_ = 0;
   bool tearing_down_ = false;
-  void* main_stack_lo_ = nullptr;
-  std::size_t main_stack_size_ = 0;
+  // The OS thread's own stack, for AddressSanitizer's switch annotations (used only there).
+  [[maybe_unused]] void* main_stack_lo_ = nullptr;
+  [[maybe_unused]] std::size_t main_stack_size_ = 0;
   bool failed_ = false;
   bool pending_ = false;  // a failure was noted; leave at the next point that may unwind
   FailureKind kind_ = FailureKind::None;
