@@ -75,7 +75,10 @@ class Renderer {
   void add(Place place) {
     if (!places_.empty()) {
       Place& back = places_.back();
-      if (back.file == place.file && back.function == place.function && back.first != 0 && place.first != 0) {
+      // A jump back before the range's first line (the next statement of a caller, another
+      // inlined function) starts a new place; a loop inside the range does not.
+      if (back.file == place.file && back.function == place.function && back.first != 0 && place.first != 0 &&
+          place.first >= back.first) {
         back.first = std::min(back.first, place.first);
         back.last = std::max(back.last, place.last);
         return;

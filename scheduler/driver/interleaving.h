@@ -6,7 +6,8 @@
 //   T2 runs two_preemptions.c:46-53 (worker), two_preemptions.c:37-40 (device_users)
 // Places come from the run's trace: every event with a site (instrumented accesses, and the call
 // sites of synchronization operations, so an uninstrumented binary still shows its sync points).
-// Consecutive events in one function of one file merge into a line range. Preemptions come from
+// Consecutive events in one function of one file merge into a line range, unless a line comes
+// before the start of the range (then a new range starts, so the order stays readable). Preemptions come from
 // the run's switch log (preemption_schedule.h), whose thread switches line up one to one with the
 // trace's Switch events; if they ever disagree, no further switch is marked.
 // Pure: symbolization comes in through localize::Symbolizer.

@@ -106,6 +106,10 @@ class Shrinker {
     result.preemptions_before = original.result.preemptions;
     if (original.diverged) return stop(result, ShrinkStatus::Diverged, original.problem);
     if (!original.result.failed()) return stop(result, ShrinkStatus::Passed, "");
+    if (original.result.kind == OutcomeKind::Timeout) {
+      return stop(result, ShrinkStatus::NotReproduced,
+                  "the run timed out (killed after --timeout seconds of wall time): not a reproducible failure");
+    }
     if (original.log.truncated) {
       return stop(result, ShrinkStatus::NotReproduced,
                   "the run switched threads more than " + std::to_string(kSwitchLogCapacity) +

@@ -23,7 +23,10 @@ Shrunk run_shrink(const TempDir& dir, const std::vector<std::string>& how, const
   argv.insert(argv.end(), how.begin(), how.end());
   argv.push_back("--");
   argv.push_back(target);
-  Command command{argv, dir.path(), 300};
+  Command command;
+  command.argv = argv;
+  command.cwd = dir.path();
+  command.timeout_seconds = 300;
   Shrunk s;
   s.process = run(command);
   std::smatch m;

@@ -35,8 +35,9 @@ localize::Trace sample_trace() {
       event(EventKind::ThreadCreate, 0, 0x111, 1), event(EventKind::Switch, 0, 0, 1),
       event(EventKind::ThreadStart, 1, 0),     event(EventKind::Write, 1, 0x201),
       event(EventKind::FuncEntry, 1, 0x211),   event(EventKind::Read, 1, 0x301),
-      event(EventKind::Switch, 1, 0, 2),       event(EventKind::Read, 2, 0x201),
-      event(EventKind::Write, 2, 0x211),       event(EventKind::ThreadExit, 2, 0),
+      event(EventKind::Switch, 1, 0, 2),       event(EventKind::Write, 2, 0x211),
+      event(EventKind::Read, 2, 0x201),        event(EventKind::Write, 2, 0x211),
+      event(EventKind::ThreadExit, 2, 0),
       event(EventKind::Switch, 2, 0, 1),       event(EventKind::Write, 1, 0x211),
       event(EventKind::Write, 1, 0x999),       event(EventKind::Switch, 1, 0, 0),
   };
@@ -59,7 +60,7 @@ TEST_CASE("the interleaving lists each thread's lines between switches and marks
       "T0 runs t.c:10-11 (main)",
       "T1 runs t.c:20 (worker), u.c:5 (helper)",
       "-- preemption 1 of 1: T1 -> T2",
-      "T2 runs t.c:20-22 (worker)",
+      "T2 runs t.c:22 (worker), t.c:20-22 (worker)",
       "T1 runs t.c:22 (worker), t+0x999",
   };
   CHECK(driver::render_interleaving(sample_trace(), log, symbolizer) == expected);
@@ -74,5 +75,5 @@ TEST_CASE("a switch log that does not line up with the trace marks nothing from 
   const std::vector<std::string> lines = driver::render_interleaving(sample_trace(), log, symbolizer);
   REQUIRE(lines.size() == 4);
   CHECK(lines[1] == "T1 runs t.c:20 (worker), u.c:5 (helper)");
-  CHECK(lines[2] == "T2 runs t.c:20-22 (worker)");
+  CHECK(lines[2] == "T2 runs t.c:22 (worker), t.c:20-22 (worker)");
 }
