@@ -38,10 +38,16 @@ class Renderer {
     if (!segment_thread_ || *segment_thread_ != e.thread) close(e.thread);
     const EventKind kind = localize::kind_of(e);
     if (e.site == 0 || kind == EventKind::FuncEntry || kind == EventKind::FuncExit || kind == EventKind::Switch) return;
-    add(locate(e.site));
+    Place place = locate(e.site);
+    last_ = std::string(localize::event_kind_name(e.kind)) + " at " + render(place);
+    add(std::move(place));
   }
 
+  // `marker` (a preemption) is completed with what the preempted thread did last.
   void switch_to(ThreadId next, std::optional<std::string> marker) {
+    if (marker && segment_thread_ && !last_.empty()) {
+      *marker += " after T" + std::to_string(*segment_thread_) + "'s " + last_;
+    }
     close(next);
     if (marker) lines.push_back(*marker);
   }
@@ -95,6 +101,7 @@ class Renderer {
       lines.push_back(std::move(line));
     }
     places_.clear();
+    last_.clear();
     segment_thread_ = next;
   }
 
@@ -102,6 +109,7 @@ class Renderer {
   localize::Symbolizer& symbolizer_;
   std::optional<ThreadId> segment_thread_;
   std::vector<Place> places_;
+  std::string last_;  // "read at file:line (function)": the segment's last event with a site
 };
 
 }  // namespace

@@ -2,7 +2,7 @@
 // switches, with the preemptions marked, e.g.
 //   T0 runs two_preemptions.c:61 (main)
 //   T1 runs two_preemptions.c:46-48 (worker)
-//   -- preemption 1 of 2: T1 -> T2
+//   -- preemption 1 of 2: T1 -> T2 after T1's release at two_preemptions.c:48 (worker)
 //   T2 runs two_preemptions.c:46-53 (worker), two_preemptions.c:37-40 (device_users)
 // Places come from the run's trace: every event with a site (instrumented accesses, and the call
 // sites of synchronization operations, so an uninstrumented binary still shows its sync points).

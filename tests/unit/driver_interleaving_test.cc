@@ -59,7 +59,7 @@ TEST_CASE("the interleaving lists each thread's lines between switches and marks
   const std::vector<std::string> expected = {
       "T0 runs t.c:10-11 (main)",
       "T1 runs t.c:20 (worker), u.c:5 (helper)",
-      "-- preemption 1 of 1: T1 -> T2",
+      "-- preemption 1 of 1: T1 -> T2 after T1's read at u.c:5 (helper)",
       "T2 runs t.c:22 (worker), t.c:20-22 (worker)",
       "T1 runs t.c:22 (worker), t+0x999",
   };
