@@ -21,6 +21,7 @@
 #include "engine.h"
 #include "report.h"
 #include "stack.h"
+#include "switch_log.h"
 #include "watchdog.h"
 
 namespace ctrlsched::shim {
@@ -106,6 +107,8 @@ bool build_strategy() {
   const RunConfig& c = g_rt.config;
   if (static_cast<StrategyKind>(c.strategy) == StrategyKind::Replay) {
     g_rt.base_strategy = make_replay_strategy(input_decisions(g_rt.record)).release();
+  } else if (static_cast<StrategyKind>(c.strategy) == StrategyKind::Preemptions) {
+    g_rt.base_strategy = make_planned_preemption_strategy(g_rt.record);
   } else {
     g_rt.base_strategy = make_strategy(spec_from(c)).release();
   }
@@ -115,6 +118,7 @@ bool build_strategy() {
     g_rt.verifier = make_verifying_strategy(*inner, input_decisions(g_rt.record)).release();
     inner = g_rt.verifier;
   }
+  if (c.collectors & kCollectSwitches) inner = record_switches(*inner, g_rt.record);
   g_rt.may_diverge = c.verify_input_log ||
                      static_cast<StrategyKind>(c.strategy) == StrategyKind::Replay;
   g_rt.log_sink.attach(g_rt.record);

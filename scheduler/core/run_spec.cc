@@ -120,6 +120,7 @@ std::string_view to_string(StrategyKind kind) {
     case StrategyKind::Random: return "random";
     case StrategyKind::Pct: return "pct";
     case StrategyKind::Replay: return "replay";
+    case StrategyKind::Preemptions: return "preemptions";
   }
   return "unknown";
 }
@@ -173,8 +174,9 @@ std::optional<RunSpec> parse_handle(std::string_view text, std::string* error) {
     spec.strategy = StrategyKind::Random;
   } else if (strategy == "pct") {
     spec.strategy = StrategyKind::Pct;
-  } else if (strategy == "replay") {
-    fail(error, "a replay cannot be named by a handle alone: replay its schedule file");
+  } else if (strategy == "replay" || strategy == "preemptions") {
+    fail(error, std::string(strategy == "replay" ? "a replay" : "a preemptions run") +
+                    " cannot be named by a handle alone: replay its schedule file");
     return std::nullopt;
   } else {
     fail(error, "unknown strategy " + quoted(strategy) + " (expected 'random' or 'pct')");

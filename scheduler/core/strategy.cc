@@ -6,6 +6,8 @@
 // schedules short and lets a replay survive changes that only add or remove forced points.
 #include "ctrlsched/strategy.h"
 
+#include "ctrlsched/preemption_schedule.h"
+
 namespace ctrlsched {
 
 std::uint32_t Strategy::lease(const SchedulingPoint&) { return 0; }
@@ -55,6 +57,9 @@ std::unique_ptr<Strategy> make_strategy(const RunSpec& spec) {
       return make_random_strategy(spec.seed, spec.preemption_bound);
     case StrategyKind::Pct:
       return make_pct_strategy(spec.seed, spec.pct_depth, spec.pct_steps);
+    case StrategyKind::Preemptions:
+      // Its switch points come with the run (make_preemption_strategy); none: non-preemptive.
+      return make_preemption_strategy({});
     case StrategyKind::Replay:
       break;
   }

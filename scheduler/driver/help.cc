@@ -11,8 +11,9 @@ namespace {
 const char* scope_title(OptionScope scope) {
   switch (scope) {
     case OptionScope::Seeds: return "Running seeds";
-    case OptionScope::Spec: return "Choosing the schedule (seeds, and replay/trace --seed)";
-    case OptionScope::Replay: return "Replay and trace";
+    case OptionScope::Search: return "Running seeds and shrinking";
+    case OptionScope::Spec: return "Choosing the schedule (seeds, and replay/trace/shrink --seed)";
+    case OptionScope::Replay: return "Replay, trace and shrink";
     case OptionScope::Trace: return "Trace";
     case OptionScope::Common: return "All modes";
   }
@@ -22,8 +23,9 @@ const char* scope_title(OptionScope scope) {
 const char* scope_cell(OptionScope scope) {
   switch (scope) {
     case OptionScope::Seeds: return "seeds";
-    case OptionScope::Spec: return "seeds, replay/trace --seed";
-    case OptionScope::Replay: return "replay, trace";
+    case OptionScope::Search: return "seeds, shrink";
+    case OptionScope::Spec: return "seeds, replay/trace/shrink --seed";
+    case OptionScope::Replay: return "replay, trace, shrink";
     case OptionScope::Trace: return "trace";
     case OptionScope::Common: return "all";
   }
@@ -49,7 +51,7 @@ std::string table_cell(const char* text) {
   return cell;
 }
 
-constexpr OptionScope kScopeOrder[] = {OptionScope::Seeds, OptionScope::Spec, OptionScope::Replay,
+constexpr OptionScope kScopeOrder[] = {OptionScope::Seeds, OptionScope::Search, OptionScope::Spec, OptionScope::Replay,
                                        OptionScope::Trace, OptionScope::Common};
 
 }  // namespace
@@ -60,13 +62,15 @@ std::string help_text() {
       "       ctrlsched replay <handle> | --seed S | --schedule FILE [options] [--] ./test [args...]\n"
       "       ctrlsched trace <handle> | --seed S | --schedule FILE [options] [--] ./test [args...]\n"
       "       ctrlsched trace --dump FILE.cstrace [dump options]\n"
+      "       ctrlsched shrink <handle> | --seed S | --schedule FILE [options] [--] ./test [args...]\n"
       "\n"
       "Runs a multithreaded test once per seed under a controlled scheduler (one thread runs at a\n"
       "time; every interleaving is chosen by the seed), groups the failures and prints, for each, a\n"
       "command that replays it exactly. Options come before the test program; everything after it\n"
       "is passed to the test. Values may be given as '--opt value' or '--opt=value'.\n"
       "'replay' runs one interleaving again; 'trace' does the same and writes its event trace\n"
-      "(a binary .cstrace file and a readable dump next to it).\n";
+      "(a binary .cstrace file and a readable dump next to it). 'shrink' finds a run that fails the\n"
+      "same way with as few preemptions as it can and saves it as a schedule file.\n";
   for (OptionScope scope : kScopeOrder) {
     text += std::string("\n") + scope_title(scope) + ":\n";
     for (const OptionInfo& option : option_table()) {

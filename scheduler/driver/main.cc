@@ -13,6 +13,7 @@
 #include "interrupt.h"
 #include "options.h"
 #include "replay.h"
+#include "shrink.h"
 #include "trace.h"
 
 #ifndef CTRLSCHED_VERSION
@@ -60,6 +61,7 @@ int run(int argc, char** argv) {
     case Mode::Seeds: code = run_seeds(command_line); break;
     case Mode::Replay: code = run_replay(command_line); break;
     case Mode::Trace: code = run_trace(command_line); break;
+    case Mode::Shrink: code = run_shrink(command_line); break;
   }
   return to_int(code);
 }

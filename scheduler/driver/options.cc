@@ -142,8 +142,8 @@ CommandLine parse_command_line(std::span<const std::string> args) {
     if (*kOptions[i].default_text) store(cl.options, OptionId{i}, kOptions[i].default_text);
   }
   std::size_t i = 0;
-  if (!args.empty() && (args[0] == "replay" || args[0] == "trace")) {
-    cl.mode = args[0] == "replay" ? Mode::Replay : Mode::Trace;
+  if (!args.empty() && (args[0] == "replay" || args[0] == "trace" || args[0] == "shrink")) {
+    cl.mode = args[0] == "replay" ? Mode::Replay : args[0] == "trace" ? Mode::Trace : Mode::Shrink;
     i = 1;
   }
   auto take_target = [&](std::size_t at) {

@@ -17,12 +17,12 @@
 namespace ctrlsched::driver {
 
 enum class OptionKind { Flag, Count, Number, Seconds, Path, Strategy, Points, Score, Procedure, Spectra };
+enum class OptionScope { Seeds, Search, Replay, Spec, Trace, Common };
 
 // Localization choices (docs/localization.md).
 enum class ScoreKind { Jaccard, Tarantula, Ochiai };
 enum class LoconProcedure { Auto, I, II, III };
 enum class SpectraLevel { None, Level1, Level2 };
-enum class OptionScope { Seeds, Replay, Spec, Trace, Common };
 
 template <OptionKind> struct OptionValue;
 template <> struct OptionValue<OptionKind::Flag> { using type = bool; };
@@ -63,13 +63,13 @@ struct OptionInfo {
 };
 std::span<const OptionInfo> option_table();
 
-enum class Mode { Seeds, Replay, Trace };
+enum class Mode { Seeds, Replay, Trace, Shrink };
 
 struct CommandLine {
   Mode mode = Mode::Seeds;
   Options options;
   OptionsGiven given;
-  std::optional<std::string> handle;  // replay/trace <handle>
+  std::optional<std::string> handle;  // replay/trace/shrink <handle>
   std::string target;                 // as written by the user
   std::vector<std::string> args;      // the test's own arguments
 };

@@ -51,13 +51,18 @@ void validate_command_line(const CommandLine& cl) {
     return;
   }
   const bool fixed_run = cl.handle.has_value() || g.schedule;
-  const char* command = cl.mode == Mode::Trace ? "trace" : "replay";
+  const char* command = cl.mode == Mode::Trace ? "trace" : cl.mode == Mode::Shrink ? "shrink" : "replay";
   for (std::size_t i = 0; i < option_table().size(); ++i) {
     if (!is_given(g, i)) continue;
     const std::string name = dashed(option_table()[i].long_name);
     switch (option_table()[i].scope) {
       case OptionScope::Seeds:
         if (cl.mode != Mode::Seeds) usage_error(name + " cannot be used with 'ctrlsched " + command + "'");
+        break;
+      case OptionScope::Search:
+        if (cl.mode != Mode::Seeds && cl.mode != Mode::Shrink) {
+          usage_error(name + " cannot be used with 'ctrlsched " + command + "'");
+        }
         break;
       case OptionScope::Replay:
         if (cl.mode == Mode::Seeds) {

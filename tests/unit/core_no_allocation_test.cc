@@ -11,6 +11,7 @@
 #include <new>
 #include <vector>
 
+#include "ctrlsched/preemption_schedule.h"
 #include "ctrlsched/strategy.h"
 
 namespace {
@@ -118,6 +119,21 @@ TEST_CASE("recording, replay and verification never allocate, even when divergin
   const auto exhausted = make_replay_strategy({});
   CHECK(allocations_during([&] { drive(*exhausted, 10); }) == 0);
   CHECK(exhausted->divergence().has_value());
+}
+
+TEST_CASE("switch recording and the preemption strategy never allocate", "[alloc]") {
+  class PreallocatedSwitchSink final : public SwitchSink {
+   public:
+    PreallocatedSwitchSink() { points.reserve(10000); }
+    void append(const SwitchPoint& p) override { points.push_back(p); }
+    std::vector<SwitchPoint> points;
+  } sink;
+  const auto original = make_random_strategy(4, std::nullopt);
+  SwitchRecordingStrategy recording(*original, sink);
+  CHECK(allocations_during([&] { drive(recording, 1000); }) == 0);
+  const auto preemptions = make_preemption_strategy(sink.points);
+  CHECK(allocations_during([&] { drive(*preemptions, 1000); }) == 0);
+  CHECK(preemptions->preemptions() > 0);
 }
 
 #endif  // !__SANITIZE_ADDRESS__

@@ -66,6 +66,10 @@ struct RunConfig {
 inline constexpr std::uint32_t kCollectAccessPairs = 1u << 0;  // access_pairs.h, at kSummaryOffset
 inline constexpr std::uint32_t kCollectFalcon = 1u << 1;       // falcon_patterns.h, at kFalconOffset
 inline constexpr std::uint32_t kCollectSpectra = 1u << 2;      // block_spectra.h, at kSpectraOffset
+// Not an event collector: the strategy is wrapped in a SwitchRecordingStrategy
+// (preemption_schedule.h) that writes a SwitchLogHeader and the run's SwitchPoints at
+// kSwitchLogOffset (`ctrlsched shrink`).
+inline constexpr std::uint32_t kCollectSwitches = 1u << 3;
 
 inline constexpr std::size_t kTextSmall = 128;
 inline constexpr std::size_t kTextLarge = 512;
@@ -148,7 +152,8 @@ struct RunRecord {
   std::int32_t owner_pid;         // written by the forked child just before exec
   std::uint32_t reserved0;
   RunConfig config;
-  std::uint64_t input_log_bytes;  // replay/verify: encoded decisions at input_log_offset
+  std::uint64_t input_log_bytes;  // replay/verify: encoded decisions at input_log_offset;
+                                  // strategy Preemptions: SwitchPoint records (24 bytes each)
   std::uint64_t input_log_offset;
   std::uint64_t output_log_offset;
   std::uint64_t output_log_capacity;
@@ -181,9 +186,19 @@ inline constexpr std::uint64_t kRunRecordBytes = 32ull << 20;       // 32 MiB, s
 inline constexpr std::uint64_t kSummaryOffset = 256ull << 10;       // collector summaries:
 inline constexpr std::uint64_t kFalconOffset = 1ull << 20;          //   pairs 256 KiB..1 MiB,
 inline constexpr std::uint64_t kSpectraOffset = 2ull << 20;         //   falcon 1..2, spectra 2..3,
-inline constexpr std::uint64_t kSummaryEnd = 3ull << 20;            //   3..4 MiB spare
+inline constexpr std::uint64_t kSummaryEnd = 3ull << 20;            //   3..4 MiB switch log
+inline constexpr std::uint64_t kSwitchLogOffset = kSummaryEnd;
 inline constexpr std::uint64_t kLogRegionOffset = 4ull << 20;       // logs start at 4 MiB
 inline constexpr std::uint64_t kLogRegionBytes = (kRunRecordBytes - kLogRegionOffset) / 2;
 static_assert(sizeof(RunRecord) < kSummaryOffset);
+
+// The switch log (kCollectSwitches): this header, then `count` SwitchPoints; `truncated` is set
+// when the run took more than fit in [kSwitchLogOffset, kLogRegionOffset).
+struct SwitchLogHeader {
+  std::uint64_t count;
+  std::uint32_t truncated;
+  std::uint32_t reserved;
+};
+inline constexpr std::uint64_t kSwitchLogCapacity = (kLogRegionOffset - kSwitchLogOffset - sizeof(SwitchLogHeader)) / 24;
 
 }  // namespace ctrlsched

@@ -16,7 +16,9 @@
 
 namespace ctrlsched {
 
-enum class StrategyKind : std::uint8_t { Random = 0, Pct = 1, Replay = 2 };
+// Preemptions: follow a list of switch points (preemption_schedule.h), passed like a replay's
+// decisions in the run record's input log; used by `ctrlsched shrink`.
+enum class StrategyKind : std::uint8_t { Random = 0, Pct = 1, Replay = 2, Preemptions = 3 };
 
 // Where scheduling points are: only at synchronization operations, or also at every instrumented
 // memory access. Auto = accesses when the binary is instrumented, sync otherwise.
