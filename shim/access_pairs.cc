@@ -10,7 +10,8 @@
 // that address, so no pair is lost there.
 //
 // Iterations: per thread, a stack of function activations (FuncEntry/FuncExit events), each with
-// a small table counting how often a site ran in that activation. All tables are fixed-size and
+// a small table counting how often a site ran in that activation (a new activation number makes
+// the previous activation's counters stale, so entering a function clears nothing). All tables are fixed-size and
 // mapped up front: a location that does not fit is not tracked (`untracked`), a pair that does not
 // fit is counted in `dropped_pairs`, activations deeper than kDepths share the deepest level, and
 // a site that finds its activation's table full gets the saturated iteration.
@@ -55,7 +56,8 @@ class Iterations {
     ThreadStack* t = stack(thread);
     if (t == nullptr) return;
     ++t->depth;
-    if (t->depth < kDepths) clear(t->levels[t->depth]);
+    // A new activation number makes the level's old counters stale: nothing to clear.
+    if (t->depth < kDepths) t->levels[t->depth].activation = ++t->activations;
   }
 
   void exit(std::uint32_t thread) {
@@ -69,17 +71,18 @@ class Iterations {
     ThreadStack* t = stack(thread);
     if (t == nullptr) return kAccessPairMaxIteration;
     Level& level = t->levels[t->depth < kDepths ? t->depth : kDepths - 1];
+    if (level.activation == 0) level.activation = ++t->activations;  // depth 0, first use
     for (std::uint32_t n = 0, i = mix(site) & (kSitesPerActivation - 1); n < kSitesPerActivation;
          ++n, i = (i + 1) & (kSitesPerActivation - 1)) {
       SiteCount& slot = level.sites[i];
-      if (slot.site == site) {
+      const bool current = slot.activation == level.activation;
+      if (current && slot.site == site) {
         const std::uint8_t previous = slot.count;
         if (slot.count < kAccessPairMaxIteration) ++slot.count;
         return previous;
       }
-      if (slot.site == 0) {
-        slot.site = site;
-        slot.count = 1;
+      if (!current) {  // free in this activation
+        slot = SiteCount{site, level.activation, 1};
         return 0;
       }
     }
@@ -89,19 +92,18 @@ class Iterations {
  private:
   struct SiteCount {
     std::uint64_t site;
+    std::uint32_t activation;  // the counter is valid while this is its level's activation
     std::uint8_t count;
   };
   struct Level {
+    std::uint32_t activation;  // number of the activation now using this level
     SiteCount sites[kSitesPerActivation];
   };
   struct ThreadStack {
-    std::uint32_t depth;  // 0 = outside any instrumented activation
+    std::uint32_t depth;        // 0 = outside any instrumented activation
+    std::uint32_t activations;  // activations entered so far (numbers them from 1)
     Level levels[kDepths];
   };
-
-  static void clear(Level& level) {
-    for (SiteCount& s : level.sites) s = SiteCount{};
-  }
 
   ThreadStack* stack(std::uint32_t thread) {
     return thread < kMaxThreads ? &threads_[thread] : nullptr;

@@ -46,6 +46,13 @@ std::vector<Candidate> without_predicting(const std::vector<Candidate>& candidat
          | ranges::to<std::vector>();
 }
 
+// Whether `seen` (a side executed in the failed run) shows that the access `tail` ran: the same
+// site and kind (and thread, at tid and loop level) in the same or a later iteration.
+bool tail_instance_ran(const Side& seen, const Side& tail, Level level) {
+  return seen.site == tail.site && seen.write == tail.write && seen.thread == tail.thread &&
+         (level != Level::Loop || seen.iteration >= tail.iteration);
+}
+
 std::vector<Finding> run_procedure(Procedure procedure, const RunPairs& failed,
                                    const std::vector<RunPairs>& passing, Level level) {
   switch (procedure) {
@@ -85,13 +92,21 @@ std::vector<Finding> procedure_two(const RunPairs& failed, const std::vector<Run
   const Projection f(failed, level);
   const std::vector<Projection> ps = project(passing, level);
 
+  // The accesses the failed run shows executing (the sides of its pairs), at this level.
+  std::vector<Side> executed;
+  for (const PairKey& k : f.keys()) {
+    executed.push_back(k.head);
+    executed.push_back(k.tail);
+  }
+
   // The culprit (a reversed pair) → its finding; a culprit found twice keeps its best rank.
   std::map<PairKey, Finding> culprits;
   auto report = [&](const PairKey& missing, std::uint32_t order, std::vector<PairKey> partner,
                     std::string reason) {
-    // Scenario II: the culprit's tail never ran, so the failed run cannot have the culprit
-    // either. If it has it, the run went on after it (Scenario I or III, not this one).
-    if (f.contains(reversed(missing))) return;
+    // Scenario II: the failing access ended the run before the culprit's tail. If the failed
+    // run shows that tail (or a later iteration of it) executing, it is not this scenario.
+    const Side tail = reversed(missing).tail;
+    if (ranges::any_of(executed, [&](const Side& s) { return tail_instance_ran(s, tail, level); })) return;
     std::vector<PairKey> pairs{reversed(missing)};
     pairs.insert(pairs.end(), partner.begin(), partner.end());
     Finding finding{Procedure::II, level, std::move(pairs), order, std::move(reason)};
@@ -192,18 +207,17 @@ std::vector<Finding> procedure_three(const RunPairs& failed, const std::vector<R
 
 std::vector<Finding> localize(const RunPairs& failed, const std::vector<RunPairs>& passing,
                               const Options& options) {
+  // Coarse levels first (the paper's progressive preciseness), and at each level the procedures
+  // in the order I, II, III; the first that finds anything wins.
+  const std::vector<Level> levels =
+      options.level ? std::vector{*options.level} : std::vector{Level::Pc, Level::Tid, Level::Loop};
   const std::vector<Procedure> procedures =
       options.procedure ? std::vector{*options.procedure}
                         : std::vector{Procedure::I, Procedure::II, Procedure::III};
-  for (Procedure procedure : procedures) {
-    const std::vector<Level> levels = options.level ? std::vector{*options.level}
-                                      : procedure == Procedure::III
-                                          ? std::vector{Level::Pc, Level::Tid, Level::Loop}
-                                          : std::vector{Level::Pc};
-    for (Level level : levels)
+  for (Level level : levels)
+    for (Procedure procedure : procedures)
       if (auto findings = run_procedure(procedure, failed, passing, level); !findings.empty())
         return findings;
-  }
   return {};
 }
 

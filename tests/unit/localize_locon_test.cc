@@ -120,6 +120,28 @@ TEST_CASE("Figure 4: nothing at pc level, nothing at tid level, the MAV bug at l
   CHECK(localize(failed, passing, Options{Procedure::I, std::nullopt}).empty());
 }
 
+TEST_CASE("Figure 4, reader between the iterations: a coupled pair missing at loop level", "[locon]") {
+  // T1 finishes iteration 0 and writes x of iteration 1; T2 reads x (2) and y (1) and fails
+  // before T1's last write of y, so R6y → W3y (iteration 1) never forms.
+  const RunPairs failed = run({W(kT1, 2, kX), W(kT1, 3, kY), W(kT1, 2, kX), R(kT2, 5, kX), R(kT2, 6, kY)});
+  const std::vector<RunPairs> passing = figure4_passing();
+  for (Level level : {Level::Pc, Level::Tid}) {
+    CHECK(procedure_one(failed, passing, level).empty());
+    CHECK(procedure_two(failed, passing, level).empty());
+    CHECK(procedure_three(failed, passing, level).empty());
+  }
+  CHECK(procedure_one(failed, passing, Level::Loop).empty());
+  // Always together in passing runs: W2x(1) → R5x and W3y(1) → R6y. Other coupled candidates
+  // are dropped because the failed run shows their tail executing (W2x of iteration 1, R5x).
+  const std::vector<Finding> expected{Finding{
+      Procedure::II,
+      Level::Loop,
+      {PairKey{side(6, false, kT2, 0), side(3, true, kT1, 1)}, PairKey{side(2, true, kT1, 1), side(5, false, kT2, 0)}},
+      1,
+      "always together with its partner in the 3 passing runs; the failed run has only the partner"}};
+  CHECK(localize(failed, passing) == expected);
+}
+
 TEST_CASE("Procedure II: a failing read that ends the run reports the reversed pair first", "[locon]") {
   // T1 initialises bw->rate (11) and publishes h->bandwidth (10); T2 reads h->bandwidth (20) and
   // then bandwidth->rate (21). In the failed run T2 reads first and crashes: no pair at all.

@@ -6,7 +6,8 @@
 //   Procedure II  pairs that every passing run has but the failed run misses: the failing access
 //                 ended the run before the pair's tail, so the culprit is the reversed pair. Also
 //                 partially missing coupled pairs (always together in passing runs, only one of
-//                 them in the failed run): the missing one's reversed pair.
+//                 them in the failed run): the missing one's reversed pair. A culprit whose tail
+//                 the failed run shows executing is not reported.
 //   Procedure III two pairs on different locations between the same two threads, each seen in
 //                 passing runs, never both in one passing run, both in the failed run; checked at
 //                 pc, then tid, then loop level.
@@ -80,11 +81,11 @@ struct Finding {
 
 struct Options {
   std::optional<Procedure> procedure;  // nullopt: I, II, III in turn until one finds something
-  std::optional<Level> level;          // nullopt: I and II at pc; III at pc, then tid, then loop
+  std::optional<Level> level;          // nullopt: pc, then tid, then loop
 };
 
-// Findings of the first procedure (in the order I, II, III, or the chosen one) that has any, in
-// rank order. Empty when none applies.
+// For each level (pc, tid, loop, or the chosen one) the procedures I, II, III (or the chosen
+// one): the findings of the first that has any, in rank order. Empty when none applies.
 std::vector<Finding> localize(const RunPairs& failed, const std::vector<RunPairs>& passing,
                               const Options& options = {});
 
