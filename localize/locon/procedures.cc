@@ -26,6 +26,22 @@ bool in_any(const std::vector<Projection>& runs, const PairKey& key) {
   return ranges::any_of(runs, [&](const Projection& r) { return r.contains(key); });
 }
 
+// A set of runs (by index), one bit each.
+using RunSet = std::vector<std::uint64_t>;
+
+RunSet runs_with(const std::vector<Projection>& runs, const PairKey& key) {
+  RunSet set((runs.size() + 63) / 64, 0);
+  for (std::size_t r = 0; r < runs.size(); ++r)
+    if (runs[r].contains(key)) set[r / 64] |= std::uint64_t{1} << (r % 64);
+  return set;
+}
+
+bool together(const RunSet& a, const RunSet& b) {
+  for (std::size_t w = 0; w < a.size(); ++w)
+    if (a[w] & b[w]) return true;
+  return false;
+}
+
 // Drops every candidate that predicts another candidate (it is a consequence of that one, which
 // must have happened first): Locon's filter of predictable pairs. Removal is decided against the
 // whole input at once, so the result does not depend on the order of the candidates.
@@ -177,6 +193,9 @@ std::vector<Finding> procedure_three(const RunPairs& failed, const std::vector<R
   // Step 2: two of them on different locations between the same two threads (at tid and loop
   // level: in opposite directions, the only form of Table 1's MAV bugs) that no passing run has
   // together.
+  // Which passing runs have each key, as bit sets: the pair loop below is quadratic.
+  const std::vector<RunSet> presence =
+      shared | views::transform([&](const PairKey& k) { return runs_with(ps, k); }) | ranges::to<std::vector>();
   using Coupled = std::pair<PairKey, PairKey>;
   std::vector<Coupled> coupled;
   for (std::size_t i = 0; i < shared.size(); ++i)
@@ -189,8 +208,7 @@ std::vector<Finding> procedure_three(const RunPairs& failed, const std::vector<R
       };
       if (threads(a) != threads(b)) continue;
       if (level != Level::Pc && a.key.head.thread != b.key.tail.thread) continue;
-      if (ranges::any_of(ps, [&](const Projection& r) { return r.contains(shared[i]) && r.contains(shared[j]); }))
-        continue;
+      if (together(presence[i], presence[j])) continue;
       coupled.emplace_back(shared[i], shared[j]);
     }
 
