@@ -1,10 +1,20 @@
-// The access-pair collector (--collect pairs): Locon's cross-thread access pairs of one run,
-// counted by site into a fixed-size table in the run record (ctrlsched/access_pairs.h).
+// The access-pair collector (--collect pairs): Locon's cross-thread access pairs of one run, kept
+// at the finest level (sites, kinds, threads, iterations) in a fixed-size table in the run record
+// (ctrlsched/access_pairs.h).
 //
-// A location table remembers, per address, the last plain access (thread, site, read or write);
-// an access by another thread where either side is a write is an immediate dependence and is
-// counted as the pair (last → this). Both tables are fixed-size: a location that does not fit is
-// not tracked (counted in `untracked`), a pair that does not fit is counted in `dropped_pairs`.
+// A location table remembers, per address, the last plain access (thread, site, kind, iteration,
+// access index); an access by another thread where either side is a write is an immediate
+// dependence and is counted as the pair (last → this). The hook runs before the access, so a read
+// that crashes (a NULL dereference) is still seen: its pair is recorded before the fault.
+// Accesses to address 0 never reach a collector (the shim drops them), and nothing else can touch
+// that address, so no pair is lost there.
+//
+// Iterations: per thread, a stack of function activations (FuncEntry/FuncExit events), each with
+// a small table counting how often a site ran in that activation (a new activation number makes
+// the previous activation's counters stale, so entering a function clears nothing). All tables are fixed-size and
+// mapped up front: a location that does not fit is not tracked (`untracked`), a pair that does not
+// fit is counted in `dropped_pairs`, activations deeper than kDepths share the deepest level, and
+// a site that finds its activation's table full gets the saturated iteration.
 // Accesses are keyed by exact address, so a 4-byte read of half of an 8-byte field is another
 // location. Atomics are synchronization, not data accesses, and are left out.
 #include "access_pairs.h"
@@ -14,6 +24,7 @@
 #include <new>
 
 #include "ctrlsched/access_pairs.h"
+#include "ctrlsched/strategy.h"
 #include "collectors.h"
 
 namespace ctrlsched::shim {
@@ -22,12 +33,104 @@ static_assert(kSummaryOffset + sizeof(AccessPairSummary) <= kFalconOffset);
 
 namespace {
 
+std::uint32_t mix(std::uint64_t key) {
+  return static_cast<std::uint32_t>((key * 0x9e3779b97f4a7c15ull) >> 40);
+}
+
+// Per-thread activation stacks with per-activation site counters (Locon's loop iteration,
+// approximated: see docs/localization.md).
+class Iterations {
+ public:
+  static constexpr std::uint32_t kDepths = 16;
+  static constexpr std::uint32_t kSitesPerActivation = 32;  // power of two
+
+  bool start() {
+    const std::size_t bytes = sizeof(ThreadStack) * kMaxThreads;
+    void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) return false;
+    threads_ = static_cast<ThreadStack*>(mem);  // zero pages: every stack empty
+    return true;
+  }
+
+  void enter(std::uint32_t thread) {
+    ThreadStack* t = stack(thread);
+    if (t == nullptr) return;
+    ++t->depth;
+    // A new activation number makes the level's old counters stale: nothing to clear.
+    if (t->depth < kDepths) t->levels[t->depth].activation = ++t->activations;
+  }
+
+  void exit(std::uint32_t thread) {
+    ThreadStack* t = stack(thread);
+    if (t == nullptr || t->depth == 0) return;
+    --t->depth;
+  }
+
+  // Previous executions of `site` by `thread` in its current activation; counts this one.
+  std::uint8_t next(std::uint32_t thread, std::uint64_t site) {
+    ThreadStack* t = stack(thread);
+    if (t == nullptr) return kAccessPairMaxIteration;
+    Level& level = t->levels[t->depth < kDepths ? t->depth : kDepths - 1];
+    if (level.activation == 0) level.activation = ++t->activations;  // depth 0, first use
+    for (std::uint32_t n = 0, i = mix(site) & (kSitesPerActivation - 1); n < kSitesPerActivation;
+         ++n, i = (i + 1) & (kSitesPerActivation - 1)) {
+      SiteCount& slot = level.sites[i];
+      const bool current = slot.activation == level.activation;
+      if (current && slot.site == site) {
+        const std::uint8_t previous = slot.count;
+        if (slot.count < kAccessPairMaxIteration) ++slot.count;
+        return previous;
+      }
+      if (!current) {  // free in this activation
+        slot = SiteCount{site, level.activation, 1};
+        return 0;
+      }
+    }
+    return kAccessPairMaxIteration;
+  }
+
+ private:
+  struct SiteCount {
+    std::uint64_t site;
+    std::uint32_t activation;  // the counter is valid while this is its level's activation
+    std::uint8_t count;
+  };
+  struct Level {
+    std::uint32_t activation;  // number of the activation now using this level
+    SiteCount sites[kSitesPerActivation];
+  };
+  struct ThreadStack {
+    std::uint32_t depth;        // 0 = outside any instrumented activation
+    std::uint32_t activations;  // activations entered so far (numbers them from 1)
+    Level levels[kDepths];
+  };
+
+  ThreadStack* stack(std::uint32_t thread) {
+    return thread < kMaxThreads ? &threads_[thread] : nullptr;
+  }
+
+  ThreadStack* threads_ = nullptr;
+};
+
+// One side of a pair: what the location table remembers of the last access.
+struct Side {
+  std::uint64_t site;
+  std::uint32_t thread;
+  std::uint32_t access;
+  std::uint8_t write;
+  std::uint8_t iteration;
+};
+
 class AccessPairCollector final : public Collector {
  public:
   bool start(RunRecord* record) {
     std::size_t bytes = sizeof(Location) * kLocations + sizeof(std::int32_t) * kPairSlots;
     void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED) return false;
+    if (!iterations_.start()) {
+      munmap(mem, bytes);
+      return false;
+    }
     locations_ = static_cast<Location*>(mem);
     pair_slots_ = reinterpret_cast<std::int32_t*>(locations_ + kLocations);
     for (std::uint32_t i = 0; i < kPairSlots; ++i) pair_slots_[i] = -1;
@@ -39,36 +142,36 @@ class AccessPairCollector final : public Collector {
 
   void on_event(const TraceEvent& e) override {
     const auto kind = static_cast<EventKind>(e.kind);
+    if (kind == EventKind::FuncEntry) return iterations_.enter(e.thread);
+    if (kind == EventKind::FuncExit) return iterations_.exit(e.thread);
     if (kind != EventKind::Read && kind != EventKind::Write) return;
+    const Side now{e.site, e.thread, access_index(summary_->accesses),
+                   static_cast<std::uint8_t>(kind == EventKind::Write),
+                   iterations_.next(e.thread, e.site)};
     ++summary_->accesses;
     Location* last = location(e.address);
     if (last == nullptr) {
       ++summary_->untracked;
       return;
     }
-    const bool write = kind == EventKind::Write;
-    if (last->used && last->thread != e.thread && (last->write || write))
-      count_pair(last->site, last->write, e.site, write);
+    if (last->used && last->side.thread != now.thread && (last->side.write || now.write))
+      count_pair(last->side, now, e.address);
     last->used = true;
-    last->thread = e.thread;
-    last->site = e.site;
-    last->write = write;
+    last->side = now;
   }
 
  private:
   struct Location {
     std::uint64_t address;
-    std::uint64_t site;
-    std::uint32_t thread;
-    bool write;
+    Side side;
     bool used;
   };
   static constexpr std::uint32_t kLocations = 1u << 16;  // power of two
   static constexpr std::uint32_t kMaxLocations = kLocations / 2;
   static constexpr std::uint32_t kPairSlots = 2 * kMaxAccessPairs;  // power of two
 
-  static std::uint32_t mix(std::uint64_t key) {
-    return static_cast<std::uint32_t>((key * 0x9e3779b97f4a7c15ull) >> 40);
+  static std::uint32_t access_index(std::uint64_t accesses) {
+    return accesses < 0xffffffffull ? static_cast<std::uint32_t>(accesses) : 0xffffffffu;
   }
 
   Location* location(std::uint64_t address) {
@@ -85,14 +188,24 @@ class AccessPairCollector final : public Collector {
     }
   }
 
-  void count_pair(std::uint64_t head, bool head_write, std::uint64_t tail, bool tail_write) {
-    std::uint64_t key = head * 31 + tail * 7 + (head_write ? 2 : 0) + (tail_write ? 1 : 0);
+  static bool same_key(const AccessPair& p, const Side& head, const Side& tail) {
+    return p.head_site == head.site && p.tail_site == tail.site && p.head_write == head.write &&
+           p.tail_write == tail.write && p.head_thread == head.thread &&
+           p.tail_thread == tail.thread && p.head_iteration == head.iteration &&
+           p.tail_iteration == tail.iteration;
+  }
+
+  void count_pair(const Side& head, const Side& tail, std::uint64_t address) {
+    const std::uint64_t key = head.site * 31 + tail.site * 7 + (std::uint64_t{head.write} << 1) +
+                              tail.write + (std::uint64_t{head.thread} << 8) +
+                              (std::uint64_t{tail.thread} << 20) +
+                              (std::uint64_t{head.iteration} << 32) +
+                              (std::uint64_t{tail.iteration} << 40);
     for (std::uint32_t i = mix(key) & (kPairSlots - 1);; i = (i + 1) & (kPairSlots - 1)) {
       std::int32_t index = pair_slots_[i];
       if (index >= 0) {
         AccessPair& p = summary_->pairs[index];
-        if (p.head_site == head && p.tail_site == tail && p.head_write == head_write &&
-            p.tail_write == tail_write) {
+        if (same_key(p, head, tail)) {
           ++p.count;
           return;
         }
@@ -103,18 +216,16 @@ class AccessPairCollector final : public Collector {
         return;
       }
       index = static_cast<std::int32_t>(summary_->used);
-      AccessPair& p = summary_->pairs[index];
-      p.head_site = head;
-      p.tail_site = tail;
-      p.head_write = head_write;
-      p.tail_write = tail_write;
-      p.count = 1;
+      summary_->pairs[index] = AccessPair{head.site,   tail.site,      address,        head.thread,
+                                          tail.thread, head.access,    tail.access,    1,
+                                          head.write,  tail.write,     head.iteration, tail.iteration};
       pair_slots_[i] = index;
       ++summary_->used;  // last: the entry is complete before it counts
       return;
     }
   }
 
+  Iterations iterations_;
   Location* locations_ = nullptr;
   std::int32_t* pair_slots_ = nullptr;
   AccessPairSummary* summary_ = nullptr;

@@ -88,7 +88,18 @@ nlohmann::ordered_json report_json(const Report& report) {
     if (run.access_pairs) {
       Json pairs = Json::array();
       for (const AccessPairResult& p : run.access_pairs->pairs)
-        pairs.push_back(Json{{"head", p.head}, {"tail", p.tail}, {"count", p.count}});
+        pairs.push_back(Json{{"head", p.head},
+                             {"tail", p.tail},
+                             {"count", p.count},
+                             {"head_thread", p.head_thread},
+                             {"tail_thread", p.tail_thread},
+                             {"head_iteration", p.head_iteration},
+                             {"tail_iteration", p.tail_iteration},
+                             {"head_site", p.head_site},
+                             {"tail_site", p.tail_site},
+                             {"head_access", p.head_access},
+                             {"tail_access", p.tail_access},
+                             {"location", p.location}});
       r["access_pairs"] = Json{{"accesses", run.access_pairs->accesses},
                                {"locations", run.access_pairs->locations},
                                {"untracked", run.access_pairs->untracked},

@@ -60,10 +60,22 @@ struct FailureDetails {
 };
 
 // A run's cross-thread access pairs, symbolized (--access-pairs; see access_pairs.h).
+// Sides are keyed at Locon's finest level (threads, iterations); see ctrlsched/access_pairs.h.
 struct AccessPairResult {
   std::string head;  // "W lost_update.c:25 (worker)"
   std::string tail;
   std::uint32_t count = 0;
+  std::uint64_t head_site = 0;  // raw sites (trace_format.h encoding), the pair's identity
+  std::uint64_t tail_site = 0;
+  bool head_write = false;
+  bool tail_write = false;
+  std::uint32_t head_thread = 0;
+  std::uint32_t tail_thread = 0;
+  std::uint8_t head_iteration = 0;  // previous executions of the site in its function activation
+  std::uint8_t tail_iteration = 0;
+  std::uint32_t head_access = 0;  // index among the run's accesses at the first occurrence
+  std::uint32_t tail_access = 0;
+  std::uint32_t location = 0;  // the location, numbered by first appearance among the run's pairs
 };
 
 struct AccessPairs {

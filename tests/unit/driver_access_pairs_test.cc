@@ -40,19 +40,47 @@ TEST_CASE("pairs come out in first-seen order with their sites and counts", "[ac
   summary.capacity = kMaxAccessPairs;
   summary.accesses = 9;
   summary.locations = 2;
-  summary.used = 2;
-  summary.pairs[0] = AccessPair{0x1219, 0x1208, 1, 0, 0, 4};
-  summary.pairs[1] = AccessPair{0x1219, (std::uint64_t{5} << kSiteModuleShift) | 0x10, 1, 1, 0, 1};
+  summary.used = 3;
+  summary.pairs[0] = AccessPair{.head_site = 0x1219, .tail_site = 0x1208, .location = 0x7f00,
+                                .head_thread = 1, .tail_thread = 2, .head_access = 3,
+                                .tail_access = 5, .count = 4, .head_write = 1, .tail_write = 0,
+                                .head_iteration = 0, .tail_iteration = 2};
+  summary.pairs[1] = AccessPair{.head_site = 0x1219, .tail_site = (std::uint64_t{5} << kSiteModuleShift) | 0x10,
+                                .location = 0x9000, .head_thread = 1, .tail_thread = 0,
+                                .head_access = 6, .tail_access = 8, .count = 1, .head_write = 1,
+                                .tail_write = 1, .head_iteration = 255, .tail_iteration = 0};
+  summary.pairs[2] = AccessPair{.head_site = 0x1208, .tail_site = 0x1219, .location = 0x7f00,
+                                .head_thread = 2, .tail_thread = 1, .head_access = 9,
+                                .tail_access = 10, .count = 1, .head_write = 0, .tail_write = 1,
+                                .head_iteration = 2, .tail_iteration = 1};
 
   ClassifyContext raw;  // no symbolizer: frames stay "module+0xoffset"
   const auto pairs = read_access_pairs(record, raw);
   REQUIRE(pairs.has_value());
   CHECK(pairs->accesses == 9);
   CHECK(pairs->locations == 2);
-  REQUIRE(pairs->pairs.size() == 2);
+  REQUIRE(pairs->pairs.size() == 3);
   // Sites are return addresses of hook calls: the frame is one byte earlier.
   CHECK_THAT(pairs->pairs[0].head, Catch::StartsWith("W ") && Catch::Contains("0x1218"));
   CHECK_THAT(pairs->pairs[0].tail, Catch::StartsWith("R ") && Catch::Contains("0x1207"));
   CHECK(pairs->pairs[0].count == 4);
   CHECK(pairs->pairs[1].tail == "W ?");  // a module index the record does not have
+
+  // The Locon key and first-occurrence data come through unchanged.
+  const AccessPairResult& first = pairs->pairs[0];
+  CHECK(first.head_site == 0x1219);
+  CHECK(first.tail_site == 0x1208);
+  CHECK(first.head_write);
+  CHECK_FALSE(first.tail_write);
+  CHECK(first.head_thread == 1);
+  CHECK(first.tail_thread == 2);
+  CHECK(first.head_iteration == 0);
+  CHECK(first.tail_iteration == 2);
+  CHECK(first.head_access == 3);
+  CHECK(first.tail_access == 5);
+  CHECK(pairs->pairs[1].head_iteration == 255);
+  // Locations are renumbered by first appearance: pairs 0 and 2 share one.
+  CHECK(pairs->pairs[0].location == 0);
+  CHECK(pairs->pairs[1].location == 1);
+  CHECK(pairs->pairs[2].location == 0);
 }
