@@ -13,6 +13,7 @@
 #include "access_pairs.h"
 #include "collectors.h"
 #include "crash.h"
+#include "forcing_collector.h"
 #include "tsan/access.h"
 #include "virtual_time.h"
 #include "ctrlsched/decision.h"
@@ -113,6 +114,11 @@ bool build_strategy() {
     g_rt.verifier = make_verifying_strategy(*inner, input_decisions(g_rt.record)).release();
     inner = g_rt.verifier;
   }
+  if (static_cast<ForceKind>(c.force.kind) != ForceKind::None) {
+    // The outcome is published straight into the record: a crash of the test loses nothing.
+    g_rt.forcing = new ForcingStrategy(*inner, c.force, &g_rt.record->force);
+    inner = g_rt.forcing;
+  }
   g_rt.may_diverge = c.verify_input_log ||
                      static_cast<StrategyKind>(c.strategy) == StrategyKind::Replay;
   g_rt.log_sink.attach(g_rt.record);
@@ -149,6 +155,7 @@ __attribute__((constructor(101))) void start_shim() {
   set_thread_local_ranges(main_thread, main_thread->handle);
   start_trace_writer(record);
   if (g_rt.config.collectors & kCollectAccessPairs) start_access_pair_collector(record);
+  if (g_rt.forcing != nullptr) start_forcing_collector(g_rt.forcing);
   tls_self = main_thread;
   pthread_setspecific(g_rt.exit_key, main_thread);
   g_rt.recorder->on_thread_created(main_thread->id, kNoThread);
