@@ -266,6 +266,18 @@ TEST_CASE("forcing the lost update's read-write-write triple reproduces it",
     CHECK(static_cast<double>(c.failed) / 20.0 > b.rate);
     check_replay(dir, c, h.name, "lost update");
   }
+  SECTION("true pattern over PCT (calibrated; its leases resume once the order is done)") {
+    const auto directive = order_directive({force_step(read_site, ForceAccess::Read, 0),
+                                            force_step(write_site, ForceAccess::Write, 1),
+                                            force_step(write_site, ForceAccess::Write, 0)});
+    drv::ConfirmRequest request = request_for(directive, b, dir, h.name);
+    request.batch.base.strategy = ctrlsched::StrategyKind::Pct;
+    const drv::ConfirmationResult c = drv::confirm(h.target, request, h.context, h.name);
+    INFO(drv::render_confirmation(1, c));
+    CHECK(c.failed >= 18);
+    CHECK(c.completed == 20);
+    check_replay(dir, c, h.name, "lost update");
+  }
   SECTION("a pattern on a site no access has: never held, never completed, runs as usual") {
     const auto directive = order_directive({force_step(read_site, ForceAccess::Read, 0),
                                             force_step(read_site + 1, ForceAccess::Write, 1)});
