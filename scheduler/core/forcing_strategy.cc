@@ -64,6 +64,20 @@ ForceDirective order_directive(std::initializer_list<ForceStep> steps, std::uint
   return d;
 }
 
+namespace {
+ForceStep side_step(ForceSide side, std::uint8_t role) {
+  return force_step(side.site, side.write ? ForceAccess::Write : ForceAccess::Read, role);
+}
+}  // namespace
+
+ForceDirective pair_directive(ForceSide first, ForceSide second, std::uint32_t hold_limit) {
+  return order_directive({side_step(first, 0), side_step(second, 1)}, hold_limit);
+}
+
+ForceDirective triple_directive(ForceSide first, ForceSide second, ForceSide third, std::uint32_t hold_limit) {
+  return order_directive({side_step(first, 0), side_step(second, 1), side_step(third, 0)}, hold_limit);
+}
+
 ForceDirective switch_at_entry_directive(std::initializer_list<std::uint64_t> function_sites) {
   ForceDirective d{};
   d.kind = static_cast<std::uint32_t>(ForceKind::SwitchAtEntry);

@@ -197,8 +197,7 @@ TEST_CASE("forcing the order violation's read-before-publish reproduces it; the 
 
   TempDir dir;
   SECTION("true pattern: the worker's read before main's publication") {
-    const auto directive = order_directive(
-        {force_step(read_site, ForceAccess::Read, 0), force_step(write_site, ForceAccess::Write, 1)});
+    const auto directive = ctrlsched::pair_directive({read_site, false}, {write_site, true});
     const drv::ConfirmationResult c = drv::confirm(h.target, request_for(directive, b, dir, h.name), h.context, h.name);
     INFO(drv::render_confirmation(1, c));
     CHECK(c.forced_runs == 20);
@@ -256,9 +255,8 @@ TEST_CASE("forcing the lost update's read-write-write triple reproduces it",
 
   TempDir dir;
   SECTION("true pattern: R(A) W(B) W(A), the unserializable triple") {
-    const auto directive = order_directive({force_step(read_site, ForceAccess::Read, 0),
-                                            force_step(write_site, ForceAccess::Write, 1),
-                                            force_step(write_site, ForceAccess::Write, 0)});
+    const auto directive =
+        ctrlsched::triple_directive({read_site, false}, {write_site, true}, {write_site, true});
     const drv::ConfirmationResult c = drv::confirm(h.target, request_for(directive, b, dir, h.name), h.context, h.name);
     INFO(drv::render_confirmation(1, c));
     CHECK(c.failed >= 18);

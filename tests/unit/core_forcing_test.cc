@@ -234,6 +234,29 @@ TEST_CASE("forcing: switch at entry preempts the entering thread once per functi
   CHECK(forcing.preemptions() - preemptions_before == 1);
 }
 
+TEST_CASE("forcing: pair and triple builders", "[forcing]") {
+  const ForceDirective pair = pair_directive({0x20, true}, {0x10, false}, 9);
+  CHECK(pair.kind == static_cast<std::uint32_t>(ForceKind::Order));
+  CHECK(pair.count == 2);
+  CHECK(pair.hold_limit == 9);
+  CHECK(pair.steps[0].site == 0x20);
+  CHECK(pair.steps[0].access == static_cast<std::uint8_t>(ForceAccess::Write));
+  CHECK(pair.steps[0].role == 0);
+  CHECK(pair.steps[1].site == 0x10);
+  CHECK(pair.steps[1].access == static_cast<std::uint8_t>(ForceAccess::Read));
+  CHECK(pair.steps[1].role == 1);
+  const ForceDirective triple = triple_directive({kRead, false}, {kWrite, true}, {kWrite, true});
+  const ForceDirective expected = lost_update_triple();
+  CHECK(triple.count == 3);
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    CHECK(triple.steps[i].site == expected.steps[i].site);
+    CHECK(triple.steps[i].access == expected.steps[i].access);
+    CHECK(triple.steps[i].role == expected.steps[i].role);
+  }
+  CHECK(valid_directive(pair));
+  CHECK(valid_directive(triple));
+}
+
 TEST_CASE("forcing: an invalid directive leaves the base strategy alone", "[forcing]") {
   ForceDirective bad = lost_update_triple();
   bad.steps[1].role = kMaxForceSteps;  // out of range

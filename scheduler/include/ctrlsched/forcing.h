@@ -31,6 +31,16 @@ ForceDirective switch_at_entry_directive(std::initializer_list<std::uint64_t> fu
 inline ForceStep force_step(std::uint64_t site, ForceAccess access, std::uint8_t role) {
   return ForceStep{site, static_cast<std::uint8_t>(access), role, 0, 0};
 }
+// One side of a suspected pattern: a site and whether it writes.
+struct ForceSide {
+  std::uint64_t site;
+  bool write;
+};
+// A cross-thread pair (Locon pair, ConSeq w'→r): `first` by one thread, then `second` by another.
+ForceDirective pair_directive(ForceSide first, ForceSide second, std::uint32_t hold_limit = 0);
+// A Falcon-style triple: `first` and `third` by one thread, `second` by another in between
+// (e.g. R W W: the lost update, W R W: a dirty read, R W R: a non-repeatable read).
+ForceDirective triple_directive(ForceSide first, ForceSide second, ForceSide third, std::uint32_t hold_limit = 0);
 
 class ForcingStrategy final : public Strategy {
  public:
