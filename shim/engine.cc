@@ -74,7 +74,7 @@ Thread* choose_next(Thread* me, PointKind kind) {
   for (std::uint32_t i = 0, end = g_rt.threads.live_count(); i < end; ++i) {
     Thread* t = g_rt.threads.at(live[i]);
     if (t->state == ThreadState::Runnable)
-      g_rt.candidates[n++] = Candidate{t->id, false};
+      g_rt.candidates[n++] = Candidate{t->id, false, t->pending, t->pending_site, t->pending_address};
     else if (t->state == ThreadState::Blocked && t->timed_wait)
       g_rt.candidates[n++] = Candidate{t->id, true};
   }

@@ -15,6 +15,7 @@
 #include "crash.h"
 #include "falcon_collector.h"
 #include "spectra_collector.h"
+#include "forcing_collector.h"
 #include "tsan/access.h"
 #include "virtual_time.h"
 #include "ctrlsched/decision.h"
@@ -119,6 +120,11 @@ bool build_strategy() {
     inner = g_rt.verifier;
   }
   if (c.collectors & kCollectSwitches) inner = record_switches(*inner, g_rt.record);
+  if (static_cast<ForceKind>(c.force.kind) != ForceKind::None) {
+    // The outcome is published straight into the record: a crash of the test loses nothing.
+    g_rt.forcing = new ForcingStrategy(*inner, c.force, &g_rt.record->force);
+    inner = g_rt.forcing;
+  }
   g_rt.may_diverge = c.verify_input_log ||
                      static_cast<StrategyKind>(c.strategy) == StrategyKind::Replay;
   g_rt.log_sink.attach(g_rt.record);
@@ -157,6 +163,7 @@ __attribute__((constructor(101))) void start_shim() {
   if (g_rt.config.collectors & kCollectAccessPairs) start_access_pair_collector(record);
   if (g_rt.config.collectors & kCollectFalcon) start_falcon_collector(record);
   if (g_rt.config.collectors & kCollectSpectra) start_spectra_collector(record);
+  if (g_rt.forcing != nullptr) start_forcing_collector(g_rt.forcing);
   tls_self = main_thread;
   pthread_setspecific(g_rt.exit_key, main_thread);
   g_rt.recorder->on_thread_created(main_thread->id, kNoThread);

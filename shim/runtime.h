@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 
+#include "ctrlsched/forcing.h"
 #include "ctrlsched/run_record.h"
 #include "ctrlsched/strategy.h"
 #include "object_table.h"
@@ -42,6 +43,7 @@ struct Runtime {
   Strategy* base_strategy = nullptr;      // random / pct / replay
   Strategy* verifier = nullptr;           // wraps base_strategy when verifying a saved log
   RecordLogSink log_sink;
+  ForcingStrategy* forcing = nullptr;     // directed runs (config.force): wraps the above
   RecordingStrategy* recorder = nullptr;  // what the engine talks to
 
   std::uint64_t steps = 0;

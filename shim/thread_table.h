@@ -53,6 +53,11 @@ struct Thread {
 
   void* altstack = nullptr;           // signal stack, so a stack overflow is still reported
   std::uintptr_t sync_pc = 0;         // call site of the interposed call in progress (traces)
+  // While stopped at the point before an instrumented access, when a directed run asks
+  // (runtime.h, forcing): what the thread will do as soon as it runs (Candidate::pending*).
+  PendingKind pending = PendingKind::None;
+  std::uint64_t pending_site = 0;
+  std::uint64_t pending_address = 0;
 
   // Thread-local memory, whose accesses are neither scheduling points nor trace events (see
   // shim/tsan/access.h): the static TLS block below the thread pointer, always; the stack only

@@ -30,7 +30,18 @@ void access_slow(Thread* me, std::uintptr_t address, unsigned size, EventKind ki
                  std::uintptr_t pc) {
   if (me->state == ThreadState::Exited) return;
   ShimEntry entry(me);
-  if (g_rt.access_points) point(me, PointKind::Access);
+  if (g_rt.access_points) {
+    if (__builtin_expect(g_rt.forcing != nullptr, 0)) {
+      // A directed strategy decides by what each stopped thread is about to do.
+      me->pending = kind == EventKind::Read || kind == EventKind::AtomicLoad ? PendingKind::Read : PendingKind::Write;
+      me->pending_site = site_of(pc);
+      me->pending_address = address;
+      point(me, PointKind::Access);
+      me->pending = PendingKind::None;
+    } else {
+      point(me, PointKind::Access);
+    }
+  }
   if (address != 0 && collecting())
     emit(kind, me, address, site_of(pc), static_cast<std::uint8_t>(size), 0,
          value_at(address, size));

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ctrlsched/preemption_schedule.h"
+#include "ctrlsched/forcing.h"
 #include "ctrlsched/strategy.h"
 
 namespace {
@@ -134,6 +135,30 @@ TEST_CASE("switch recording and the preemption strategy never allocate", "[alloc
   const auto preemptions = make_preemption_strategy(sink.points);
   CHECK(allocations_during([&] { drive(*preemptions, 1000); }) == 0);
   CHECK(preemptions->preemptions() > 0);
+}
+
+TEST_CASE("the forcing strategy never allocates after construction", "[alloc][forcing]") {
+  const auto base = make_random_strategy(4, std::nullopt);
+  const ForceDirective order = order_directive({force_step(0x10, ForceAccess::Read, 0),
+                                                force_step(0x20, ForceAccess::Write, 1)}, 5);
+  ForcingStrategy forcing(*base, order);
+  static constexpr std::array<Candidate, 3> kPending = {Candidate{0, false, PendingKind::Write, 0x20, 8},
+                                                        Candidate{1, false, PendingKind::Read, 0x10, 8},
+                                                        Candidate{2, true}};
+  CHECK(allocations_during([&] {
+          announce(forcing);
+          ThreadId current = 0;
+          for (std::uint64_t step = 1; step <= 500; ++step) {
+            current = forcing.next_thread(SchedulingPoint{current, true, PointKind::Access, step, kPending});
+            const Candidate& c = kPending[current];
+            forcing.observe(TraceEvent{static_cast<std::uint8_t>(c.pending == PendingKind::Read ? EventKind::Read
+                                                                                                 : EventKind::Write),
+                                       4, 0, current, 8, c.pending_site});
+            forcing.lease(SchedulingPoint{current, true, PointKind::Access, step, kPending});
+          }
+          drive(forcing, 200);
+        }) == 0);
+  CHECK(forcing.outcome().completed == 1);
 }
 
 #endif  // !__SANITIZE_ADDRESS__

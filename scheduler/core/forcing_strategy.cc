@@ -1,0 +1,280 @@
+// ForcingStrategy (ctrlsched/forcing.h): a base strategy steered by a ForceDirective.
+//
+// Exact rules (docs/forcing.md explains why):
+//  Order, while not completed:
+//   1. A candidate "matches" step i when its pending access has the step's site (0 = any) and
+//      kind (Any = read or write; an atomic read-modify-write counts as a write), and the step's
+//      role fits: the role is bound to that thread, or the role is unbound and the thread has
+//      no role yet. Roles bind when their first step is performed (observe), so different roles
+//      are always different threads.
+//   2. Immediacy: once step 0 was performed, the candidates matching the next step are the only
+//      options (the inner strategy picks among them), so step i+1 follows step i as soon as a
+//      thread can perform it.
+//   3. Holds: otherwise a candidate that does not match the next step but matches a later one
+//      is removed from the options ("held"); the inner strategy picks among the others.
+//   4. Bounds: a thread held at hold_limit decisions since the last performed step is released
+//      until the next step is performed (holds_dropped). If every candidate would be held,
+//      nobody is: the inner strategy sees all of them (also counted in holds_dropped), so a
+//      directive never deadlocks a run.
+//   5. A step is performed when observe() sees the next step's access by a thread its role fits.
+//  SwitchAtEntry: when a thread enters a listed function (FuncEntry whose address is the step's
+//   site) for the first time in the run, its next decision point that offers another thread
+//   excludes it (once per function per run).
+//  The directive is active (lease 0) until it completed (Order) or every function was entered
+//  and its switch taken (SwitchAtEntry); after that every question goes to the inner strategy.
+// Never allocates: every table is a fixed array member.
+#include "ctrlsched/forcing.h"
+
+#include <algorithm>
+
+namespace ctrlsched {
+namespace {
+
+bool event_is_access(EventKind kind) {
+  return kind == EventKind::Read || kind == EventKind::Write || kind == EventKind::AtomicLoad ||
+         kind == EventKind::AtomicStore || kind == EventKind::AtomicRmw;
+}
+
+bool event_writes(EventKind kind) {
+  return kind == EventKind::Write || kind == EventKind::AtomicStore || kind == EventKind::AtomicRmw;
+}
+
+}  // namespace
+
+bool valid_directive(const ForceDirective& d) {
+  const auto kind = static_cast<ForceKind>(d.kind);
+  if (kind != ForceKind::Order && kind != ForceKind::SwitchAtEntry) return false;
+  if (d.count == 0 || d.count > kMaxForceSteps) return false;
+  for (std::uint32_t i = 0; i < d.count; ++i) {
+    const ForceStep& s = d.steps[i];
+    if (kind == ForceKind::SwitchAtEntry && s.site == 0) return false;
+    if (kind == ForceKind::Order &&
+        (s.role >= kMaxForceSteps || s.access > static_cast<std::uint8_t>(ForceAccess::Entry)))
+      return false;
+  }
+  return true;
+}
+
+ForceDirective order_directive(std::initializer_list<ForceStep> steps, std::uint32_t hold_limit) {
+  ForceDirective d{};
+  d.kind = static_cast<std::uint32_t>(ForceKind::Order);
+  d.count = static_cast<std::uint32_t>(steps.size());  // too many: invalid, see valid_directive
+  d.hold_limit = hold_limit;
+  std::copy_n(steps.begin(), std::min<std::size_t>(steps.size(), kMaxForceSteps), d.steps);
+  return d;
+}
+
+namespace {
+ForceStep side_step(ForceSide side, std::uint8_t role) {
+  return force_step(side.site, side.write ? ForceAccess::Write : ForceAccess::Read, role);
+}
+}  // namespace
+
+ForceDirective pair_directive(ForceSide first, ForceSide second, std::uint32_t hold_limit) {
+  return order_directive({side_step(first, 0), side_step(second, 1)}, hold_limit);
+}
+
+ForceDirective triple_directive(ForceSide first, ForceSide second, ForceSide third, std::uint32_t hold_limit) {
+  return order_directive({side_step(first, 0), side_step(second, 1), side_step(third, 0)}, hold_limit);
+}
+
+ForceDirective switch_at_entry_directive(std::initializer_list<std::uint64_t> function_sites) {
+  ForceDirective d{};
+  d.kind = static_cast<std::uint32_t>(ForceKind::SwitchAtEntry);
+  d.count = static_cast<std::uint32_t>(function_sites.size());
+  std::uint32_t i = 0;
+  for (std::uint64_t site : function_sites) {
+    if (i == kMaxForceSteps) break;
+    d.steps[i++] = force_step(site, ForceAccess::Entry, 0);
+  }
+  return d;
+}
+
+ForcingStrategy::ForcingStrategy(Strategy& inner, const ForceDirective& directive, ForceOutcome* publish)
+    : inner_(inner),
+      directive_(directive),
+      kind_(valid_directive(directive) ? static_cast<ForceKind>(directive.kind) : ForceKind::None),
+      hold_limit_(directive.hold_limit != 0 ? directive.hold_limit : kDefaultHoldLimit),
+      outcome_(publish != nullptr ? publish : &own_outcome_) {
+  *outcome_ = ForceOutcome{};
+  role_thread_.fill(kNoThread);
+  thread_role_.fill(kNoRole);
+}
+
+bool ForcingStrategy::active() const {
+  switch (kind_) {
+    case ForceKind::Order:
+      return outcome_->completed == 0;
+    case ForceKind::SwitchAtEntry:
+      return switch_pending_ != kNoThread ||
+             std::any_of(entered_.begin(), entered_.begin() + directive_.count, [](bool e) { return !e; });
+    case ForceKind::None:
+      break;
+  }
+  return false;
+}
+
+ThreadId ForcingStrategy::next_thread(const SchedulingPoint& point) {
+  last_step_ = point.step;
+  ThreadId chosen;
+  if (kind_ == ForceKind::Order && outcome_->completed == 0) {
+    chosen = order_choice(point);
+  } else if (kind_ == ForceKind::SwitchAtEntry) {
+    chosen = switch_choice(point);
+  } else {
+    chosen = inner_.next_thread(point);
+  }
+  if (chosen != point.current && point.current_enabled && point.kind != PointKind::Yield) ++preemptions_;
+  return chosen;
+}
+
+ThreadId ForcingStrategy::order_choice(const SchedulingPoint& point) {
+  const std::span<const Candidate> candidates = point.candidates;
+  std::size_t count = 0;
+  if (next_ > 0) {  // rule 2: the thread that can perform the next step goes now
+    for (const Candidate& c : candidates) {
+      if (step_matches_pending(next_, c)) filtered_[count++] = c;
+    }
+    if (count > 0) return inner_choice(point, count);
+  }
+  bool held_any = false;
+  for (const Candidate& c : candidates) {  // rule 3
+    const bool held = c.tid < kMaxThreads && !released_[c.tid] && !step_matches_pending(next_, c) &&
+                      later_step(c) != kNoStep;
+    if (held) {
+      held_any = true;
+    } else {
+      filtered_[count++] = c;
+    }
+  }
+  if (!held_any) return inner_.next_thread(point);
+  if (count == 0) {  // rule 4: holding everyone would stop the run
+    ++outcome_->holds_dropped;
+    return inner_.next_thread(point);
+  }
+  ++outcome_->holds;
+  for (const Candidate& c : candidates) {
+    if (c.tid >= kMaxThreads || released_[c.tid] || step_matches_pending(next_, c) || later_step(c) == kNoStep)
+      continue;
+    if (++held_for_[c.tid] >= hold_limit_) {
+      released_[c.tid] = true;
+      ++outcome_->holds_dropped;
+    }
+  }
+  return inner_choice(point, count);
+}
+
+ThreadId ForcingStrategy::switch_choice(const SchedulingPoint& point) {
+  if (switch_pending_ == kNoThread || point.current != switch_pending_) return inner_.next_thread(point);
+  switch_pending_ = kNoThread;
+  if (!point.current_enabled) return inner_.next_thread(point);  // it switches anyway
+  std::size_t count = 0;
+  for (const Candidate& c : point.candidates) {
+    if (c.tid != point.current) filtered_[count++] = c;
+  }
+  if (count == 0) return inner_.next_thread(point);
+  ++outcome_->steps_done;
+  if (outcome_->steps_done == directive_.count) {
+    outcome_->completed = 1;
+    outcome_->completed_step = point.step;
+  }
+  return inner_choice(point, count);
+}
+
+ThreadId ForcingStrategy::inner_choice(const SchedulingPoint& point, std::size_t count) {
+  if (count == point.candidates.size()) return inner_.next_thread(point);
+  const std::span<const Candidate> options(filtered_.data(), count);
+  const bool current_offered =
+      std::any_of(options.begin(), options.end(), [&](const Candidate& c) { return c.tid == point.current; });
+  const SchedulingPoint narrowed{point.current, point.current_enabled && current_offered, point.kind, point.step,
+                                 options};
+  const ThreadId chosen = inner_.next_thread(narrowed);
+  const bool offered = std::any_of(options.begin(), options.end(), [&](const Candidate& c) { return c.tid == chosen; });
+  return offered ? chosen : options.front().tid;
+}
+
+bool ForcingStrategy::role_fits(const ForceStep& step, ThreadId tid) const {
+  if (tid >= kMaxThreads) return false;
+  const ThreadId bound = role_thread_[step.role];
+  if (bound != kNoThread) return bound == tid;
+  return thread_role_[tid] == kNoRole;
+}
+
+bool ForcingStrategy::step_matches_pending(std::uint32_t index, const Candidate& c) const {
+  const ForceStep& s = directive_.steps[index];
+  if (c.pending == PendingKind::None) return false;
+  if (s.site != 0 && s.site != c.pending_site) return false;
+  switch (static_cast<ForceAccess>(s.access)) {
+    case ForceAccess::Any:
+      break;
+    case ForceAccess::Read:
+      if (c.pending != PendingKind::Read) return false;
+      break;
+    case ForceAccess::Write:
+      if (c.pending != PendingKind::Write) return false;
+      break;
+    case ForceAccess::Entry:
+      return false;  // entries are not scheduling points: they can be observed, not held
+  }
+  return role_fits(s, c.tid);
+}
+
+bool ForcingStrategy::step_matches_event(std::uint32_t index, const TraceEvent& e) const {
+  const ForceStep& s = directive_.steps[index];
+  const auto kind = static_cast<EventKind>(e.kind);
+  switch (static_cast<ForceAccess>(s.access)) {
+    case ForceAccess::Entry:
+      return kind == EventKind::FuncEntry && e.address == s.site && role_fits(s, e.thread);
+    case ForceAccess::Any:
+      if (!event_is_access(kind)) return false;
+      break;
+    case ForceAccess::Read:
+      if (!event_is_access(kind) || event_writes(kind)) return false;
+      break;
+    case ForceAccess::Write:
+      if (!event_writes(kind)) return false;
+      break;
+  }
+  if (s.site != 0 && s.site != e.site) return false;
+  return role_fits(s, e.thread);
+}
+
+std::uint32_t ForcingStrategy::later_step(const Candidate& c) const {
+  for (std::uint32_t j = next_ + 1; j < directive_.count; ++j) {
+    if (step_matches_pending(j, c)) return j;
+  }
+  return kNoStep;
+}
+
+void ForcingStrategy::advance(ThreadId tid) {
+  const ForceStep& s = directive_.steps[next_];
+  if (role_thread_[s.role] == kNoThread) {
+    role_thread_[s.role] = tid;
+    thread_role_[tid] = s.role;
+  }
+  ++next_;
+  outcome_->steps_done = next_;
+  held_for_.fill(0);
+  released_.fill(false);
+  if (next_ == directive_.count) {
+    outcome_->completed = 1;
+    outcome_->completed_step = last_step_;
+  }
+}
+
+void ForcingStrategy::observe(const TraceEvent& e) {
+  if (kind_ == ForceKind::Order) {
+    if (outcome_->completed == 0 && step_matches_event(next_, e)) advance(e.thread);
+    return;
+  }
+  if (kind_ != ForceKind::SwitchAtEntry || static_cast<EventKind>(e.kind) != EventKind::FuncEntry) return;
+  for (std::uint32_t k = 0; k < directive_.count; ++k) {
+    if (!entered_[k] && directive_.steps[k].site == e.address) {
+      entered_[k] = true;
+      switch_pending_ = e.thread;
+      return;
+    }
+  }
+}
+
+}  // namespace ctrlsched

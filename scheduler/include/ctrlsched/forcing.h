@@ -1,0 +1,108 @@
+// The directed strategy: makes a ForceDirective (force_directive.h) happen on top of a base
+// strategy (random or PCT), for confirming a suspected access order and for SCURF's directed
+// exploration. Rules and bounds: docs/forcing.md.
+//
+// It decides with what the engine tells it about each candidate (Candidate::pending*: the access
+// a thread stopped at a scheduling point is about to perform) and learns what was performed from
+// the run's events (observe). Like every strategy it is deterministic per seed, and it never
+// allocates after construction (it runs inside the shim).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+
+#include "ctrlsched/force_directive.h"
+#include "ctrlsched/strategy.h"
+#include "ctrlsched/trace_format.h"
+
+namespace ctrlsched {
+
+// Holds per thread and per step of the order when ForceDirective::hold_limit is 0.
+inline constexpr std::uint32_t kDefaultHoldLimit = 200;
+
+// False for a directive the strategy cannot follow (no steps, too many, a role out of range,
+// an unknown kind or access): such a directive is ignored, the run is a plain run.
+bool valid_directive(const ForceDirective& directive);
+
+// A directive built in code: Order over up to kMaxForceSteps steps.
+ForceDirective order_directive(std::initializer_list<ForceStep> steps, std::uint32_t hold_limit = 0);
+ForceDirective switch_at_entry_directive(std::initializer_list<std::uint64_t> function_sites);
+inline ForceStep force_step(std::uint64_t site, ForceAccess access, std::uint8_t role) {
+  return ForceStep{site, static_cast<std::uint8_t>(access), role, 0, 0};
+}
+// One side of a suspected pattern: a site and whether it writes.
+struct ForceSide {
+  std::uint64_t site;
+  bool write;
+};
+// A cross-thread pair (Locon pair, ConSeq w'→r): `first` by one thread, then `second` by another.
+ForceDirective pair_directive(ForceSide first, ForceSide second, std::uint32_t hold_limit = 0);
+// A Falcon-style triple: `first` and `third` by one thread, `second` by another in between
+// (e.g. R W W: the lost update, W R W: a dirty read, R W R: a non-repeatable read).
+ForceDirective triple_directive(ForceSide first, ForceSide second, ForceSide third, std::uint32_t hold_limit = 0);
+
+class ForcingStrategy final : public Strategy {
+ public:
+  // `inner` decides whenever the directive leaves a choice. `publish`, if given, receives the
+  // outcome every time it changes (the shim points it into the run record, so a crash loses
+  // nothing); otherwise outcome() is the only copy.
+  ForcingStrategy(Strategy& inner, const ForceDirective& directive, ForceOutcome* publish = nullptr);
+
+  // An event of the run, in the run's order, emitted right after a point returned and before
+  // the access happens: a performed access (or a function entry) for the directive.
+  void observe(const TraceEvent& event);
+
+  // True while the directive can still change a decision; then lease() is 0, so every point
+  // with a choice is decided here.
+  bool active() const;
+  const ForceOutcome& outcome() const { return *outcome_; }
+
+  void on_thread_created(ThreadId child, ThreadId parent) override { inner_.on_thread_created(child, parent); }
+  ThreadId next_thread(const SchedulingPoint& point) override;
+  std::size_t pick_waiter(WakeKind kind, std::span<const ThreadId> waiters) override {
+    return inner_.pick_waiter(kind, waiters);
+  }
+  bool spurious_wakeup(ThreadId waiter) override { return inner_.spurious_wakeup(waiter); }
+  std::uint32_t lease(const SchedulingPoint& point) override { return active() ? 0 : inner_.lease(point); }
+  std::uint64_t preemptions() const override { return preemptions_; }
+  const std::optional<Divergence>& divergence() const override { return inner_.divergence(); }
+
+ private:
+  static constexpr std::uint8_t kNoRole = 0xff;
+  static constexpr std::uint32_t kNoStep = 0xffffffffu;
+
+  ThreadId order_choice(const SchedulingPoint& point);
+  ThreadId switch_choice(const SchedulingPoint& point);
+  // Asks the inner strategy to choose among the first `count` entries of filtered_.
+  ThreadId inner_choice(const SchedulingPoint& point, std::size_t count);
+  bool role_fits(const ForceStep& step, ThreadId tid) const;
+  bool step_matches_pending(std::uint32_t index, const Candidate& candidate) const;
+  bool step_matches_event(std::uint32_t index, const TraceEvent& event) const;
+  // The first step after next_ the candidate's pending access matches, or kNoStep.
+  std::uint32_t later_step(const Candidate& candidate) const;
+  void advance(ThreadId tid);
+
+  Strategy& inner_;
+  ForceDirective directive_;
+  ForceKind kind_;
+  std::uint32_t hold_limit_;
+  ForceOutcome own_outcome_{};
+  ForceOutcome* outcome_;
+  std::uint64_t preemptions_ = 0;
+  std::uint64_t last_step_ = 0;
+
+  // Order
+  std::uint32_t next_ = 0;                                 // index of the step to happen next
+  std::array<ThreadId, kMaxForceSteps> role_thread_{};     // kNoThread until bound
+  std::array<std::uint8_t, kMaxThreads> thread_role_{};    // kNoRole until bound
+  std::array<std::uint32_t, kMaxThreads> held_for_{};      // decisions held since the last step
+  std::array<bool, kMaxThreads> released_{};               // hold dropped until the next step
+  std::array<Candidate, kMaxThreads> filtered_{};
+
+  // SwitchAtEntry
+  std::array<bool, kMaxForceSteps> entered_{};             // the component's one switch is used
+  ThreadId switch_pending_ = kNoThread;                    // entered a component, not yet switched
+};
+
+}  // namespace ctrlsched

@@ -1,0 +1,84 @@
+// Confirmation of a forced pattern, without processes: what counts as the same failure, the
+// tally of a batch, and the text and JSON renderings (confirm.h).
+#include <catch2/catch.hpp>
+
+#include "confirm.h"
+
+using namespace ctrlsched::driver;
+
+namespace {
+
+RunResult run_with(std::uint64_t seed, OutcomeKind kind, const std::string& signature = "") {
+  RunResult r;
+  r.seed = seed;
+  r.kind = kind;
+  if (kind != OutcomeKind::Pass) {
+    FailureDetails f;
+    f.kind = kind;
+    f.signature = signature;
+    r.failure = f;
+  }
+  return r;
+}
+
+DirectedRun directed(RunResult result, bool completed) {
+  DirectedRun d;
+  d.result = std::move(result);
+  d.force.completed = completed ? 1 : 0;
+  return d;
+}
+
+const FailureIdentity kOriginal{OutcomeKind::Assertion, "assertion|bank.c:31|withdraw"};
+
+}  // namespace
+
+TEST_CASE("confirm: the same failure is the same kind and signature", "[confirm]") {
+  CHECK(same_failure(run_with(1, OutcomeKind::Assertion, kOriginal.signature), kOriginal));
+  CHECK_FALSE(same_failure(run_with(1, OutcomeKind::Assertion, "assertion|bank.c:40|main"), kOriginal));
+  CHECK_FALSE(same_failure(run_with(1, OutcomeKind::Signal, kOriginal.signature), kOriginal));
+  CHECK_FALSE(same_failure(run_with(1, OutcomeKind::Pass), kOriginal));
+  const FailureIdentity id = failure_identity(run_with(3, OutcomeKind::Deadlock, "deadlock|a|b"));
+  CHECK(id.kind == OutcomeKind::Deadlock);
+  CHECK(id.signature == "deadlock|a|b");
+}
+
+TEST_CASE("confirm: tally, text and JSON of a reproducing pattern", "[confirm]") {
+  std::vector<DirectedRun> runs;
+  runs.push_back(directed(run_with(20, OutcomeKind::Pass), false));
+  runs.push_back(directed(run_with(21, OutcomeKind::Assertion, kOriginal.signature), true));
+  runs.push_back(directed(run_with(22, OutcomeKind::Signal, "signal|SIGSEGV|x"), true));
+  runs.push_back(directed(run_with(23, OutcomeKind::Assertion, kOriginal.signature), true));
+  const ConfirmationResult c = tally_confirmation(runs, kOriginal, 0.023);
+  CHECK(c.forced_runs == 4);
+  CHECK(c.failed == 2);
+  CHECK(c.failed_other == 1);
+  CHECK(c.completed == 3);
+  CHECK_FALSE(c.refuted);
+  REQUIRE(c.failing_seed.has_value());
+  CHECK(*c.failing_seed == 21);
+  CHECK(render_confirmation(1, c) == "forcing #1 fails 2/4 (baseline 2.3%), 1 other failure");
+  const nlohmann::json j = confirmation_json(c);
+  CHECK(j == nlohmann::json{{"forced_runs", 4}, {"failed", 2}, {"failed_other", 1}, {"completed", 3},
+                            {"baseline_rate", 0.023}, {"refuted", false}, {"failing_seed", 21}});
+}
+
+TEST_CASE("confirm: a pattern whose forcing never fails is refuted", "[confirm]") {
+  std::vector<DirectedRun> runs;
+  for (std::uint64_t s = 0; s < 20; ++s) runs.push_back(directed(run_with(s, OutcomeKind::Pass), s < 18));
+  ConfirmationResult c = tally_confirmation(runs, kOriginal, 0.4);
+  CHECK(c.refuted);
+  CHECK(render_confirmation(3, c) == "forcing #3 refuted: forcing never fails (0/20, order achieved in 18)");
+  runs[5].result = run_with(5, OutcomeKind::Deadlock, "deadlock|x");
+  c = tally_confirmation(runs, kOriginal, 0.4);
+  CHECK(c.refuted);
+  CHECK(render_confirmation(3, c) ==
+        "forcing #3 refuted: forcing never fails this way (0/20, 1 other failure, order achieved in 18)");
+  runs[0].result = run_with(0, OutcomeKind::Assertion, kOriginal.signature);
+  runs[0].force.completed = 1;
+  c = tally_confirmation(runs, kOriginal, 1.0);
+  CHECK(render_confirmation(1, c) == "forcing #1 fails 1/20 (baseline 100%), 1 other failure");
+  c = tally_confirmation(runs, kOriginal, 0.0);
+  CHECK(render_confirmation(1, c).ends_with("(baseline 0%), 1 other failure"));
+  c = tally_confirmation(runs, kOriginal, 0.125);
+  CHECK(render_confirmation(1, c).ends_with("(baseline 12%), 1 other failure"));
+}
