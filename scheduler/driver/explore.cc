@@ -11,6 +11,7 @@
 
 #include "calibration.h"
 #include "json_report.h"
+#include "localization.h"
 #include "progress.h"
 #include "run_collect.h"
 #include "schedule_store.h"
@@ -76,6 +77,9 @@ ExitCode run_seeds(const CommandLine& cl) {
 
   Symbolizer symbolizer;
   ClassifyContext context;
+  const LocalizeSettings localize = localize_settings(o, header.jobs);
+  std::optional<LocalizationData> localization_data;
+  if (o.localize) localization_data.emplace(static_cast<std::size_t>(*o.seeds));
   context.timeout_seconds = *o.timeout;
   context.symbolize = symbolizer.function();
 
@@ -100,6 +104,7 @@ ExitCode run_seeds(const CommandLine& cl) {
         spec.seed = header.seed_start + index;
         RunJob job{run_config_for(spec), {}};
         if (o.access_pairs) job.config.collectors |= kCollectAccessPairs;
+        if (o.localize) configure_localizing_run(job.config, localize);
         return job;
       },
       [&](const FinishedRun& run) {
@@ -107,6 +112,7 @@ ExitCode run_seeds(const CommandLine& cl) {
         spec.seed = header.seed_start + run.index;
         RunResult result = collect_result(run, spec, context, cl.target);
         const bool failed = result.failed();
+        if (localization_data) localization_data->add(run.index, run.region.record(), failed, symbolizer);
         if (failed && saving) {
           std::string problem;
           if (auto schedule = recorded_schedule(run.region, result.handle, &problem)) {
@@ -144,11 +150,19 @@ ExitCode run_seeds(const CommandLine& cl) {
     }
   }
 
-  const std::string text = render_summary(report, o.quiet);
+  std::string text = render_summary(report, o.quiet);
+  nlohmann::ordered_json json = report_json(report);
+  if (localization_data) {
+    std::fwrite(text.data(), 1, text.size(), stdout);  // the summary first: localizing takes a while
+    std::fflush(stdout);
+    LocalizationReport localized = run_localization(target, report, *localization_data, localize, context, cl.target);
+    text = std::move(localized.text);
+    json["localization"] = std::move(localized.json);
+  }
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
   if (o.json) {
-    json_out << render_json(report);
+    json_out << json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
     json_out.flush();
     if (!json_out) warn("writing the --json file " + *o.json + " failed");
   }

@@ -1,0 +1,29 @@
+// Suspected patterns as directives for forced runs (ctrlsched/force_directive.h): a Falcon
+// pattern, a Locon finding's pair(s). ConSeq's w'→r orders come with their directive already
+// (predict.h). Pure, so the role assignment is unit-tested.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "ctrlsched/force_directive.h"
+#include "ctrlsched/localize/falcon.h"
+#include "ctrlsched/localize/locon.h"
+
+namespace ctrlsched::driver {
+
+// Hold budget of localization's forced runs (decisions per hold, force_directive.h).
+inline constexpr std::uint32_t kLocalizeHoldLimit = 1000;
+
+// The pattern's accesses in order; roles as in its name (R1-W2-R1: roles 0, 1, 0).
+ForceDirective falcon_directive(const localize::FalconPatternId& pattern,
+                                std::uint32_t hold_limit = kLocalizeHoldLimit);
+
+// The finding's reported pair(s) in order, head before tail. Roles follow the threads when the
+// finding names them (tid and loop level); at pc level a pair's head and tail are two threads,
+// and a second pair (procedure III) starts on the thread that ended the first
+// (W1x → R2x, R2y → W1y). nullopt if the finding has no pair.
+std::optional<ForceDirective> locon_directive(const localize::locon::Finding& finding,
+                                              std::uint32_t hold_limit = kLocalizeHoldLimit);
+
+}  // namespace ctrlsched::driver

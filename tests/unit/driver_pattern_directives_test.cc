@@ -1,0 +1,91 @@
+// Suspected patterns become forced orders with the right accesses and thread roles.
+#include <catch2/catch.hpp>
+
+#include "pattern_directives.h"
+
+using namespace ctrlsched;
+using namespace ctrlsched::driver;
+namespace locon = ctrlsched::localize::locon;
+
+namespace {
+
+struct Expected {
+  std::uint64_t site;
+  ForceAccess access;
+  std::uint8_t role;
+};
+
+void check_steps(const ForceDirective& d, std::initializer_list<Expected> expected) {
+  CHECK(d.kind == static_cast<std::uint32_t>(ForceKind::Order));
+  REQUIRE(d.count == expected.size());
+  std::size_t i = 0;
+  for (const Expected& e : expected) {
+    INFO("step " << i);
+    CHECK(d.steps[i].site == e.site);
+    CHECK(d.steps[i].access == static_cast<std::uint8_t>(e.access));
+    CHECK(d.steps[i].role == e.role);
+    ++i;
+  }
+}
+
+locon::PairKey pair(std::uint64_t head, bool head_write, std::uint32_t head_thread, std::uint64_t tail,
+                    bool tail_write, std::uint32_t tail_thread) {
+  return {{head, head_write, head_thread, 0}, {tail, tail_write, tail_thread, 0}};
+}
+
+}  // namespace
+
+TEST_CASE("a Falcon triple forces its three accesses with roles 1, 2, 1") {
+  localize::FalconPatternId id;
+  id.kind = FalconKind::R1W2W1;
+  id.sites = {0x10, 0x20, 0x30};
+  const ForceDirective d = falcon_directive(id, 77);
+  CHECK(d.hold_limit == 77);
+  check_steps(d, {{0x10, ForceAccess::Read, 0}, {0x20, ForceAccess::Write, 1}, {0x30, ForceAccess::Write, 0}});
+
+  id.kind = FalconKind::W1R2W1;
+  check_steps(falcon_directive(id), {{0x10, ForceAccess::Write, 0}, {0x20, ForceAccess::Read, 1}, {0x30, ForceAccess::Write, 0}});
+}
+
+TEST_CASE("a Falcon pair forces two accesses by two threads") {
+  localize::FalconPatternId id;
+  id.kind = FalconKind::W1R2;
+  id.sites = {0x10, 0x20, 0};
+  check_steps(falcon_directive(id), {{0x10, ForceAccess::Write, 0}, {0x20, ForceAccess::Read, 1}});
+}
+
+TEST_CASE("a Locon procedure II finding forces only the reported (reversed) pair") {
+  locon::Finding finding;
+  finding.procedure = locon::Procedure::II;
+  finding.level = locon::Level::Pc;
+  finding.pairs = {pair(0x28, false, 0, 0x38, true, 0), pair(0x50, true, 0, 0x60, false, 0)};
+  const auto d = locon_directive(finding);
+  REQUIRE(d);
+  check_steps(*d, {{0x28, ForceAccess::Read, 0}, {0x38, ForceAccess::Write, 1}});
+}
+
+TEST_CASE("a Locon procedure III finding forces both pairs; roles follow threads when known") {
+  locon::Finding finding;
+  finding.procedure = locon::Procedure::III;
+  finding.level = locon::Level::Tid;
+  // W T1 x → R T2 x, then R T2 y → W T1 y
+  finding.pairs = {pair(0x35, true, 1, 0x49, false, 2), pair(0x4a, false, 2, 0x38, true, 1)};
+  auto d = locon_directive(finding);
+  REQUIRE(d);
+  check_steps(*d, {{0x35, ForceAccess::Write, 0},
+                   {0x49, ForceAccess::Read, 1},
+                   {0x4a, ForceAccess::Read, 1},
+                   {0x38, ForceAccess::Write, 0}});
+
+  finding.level = locon::Level::Pc;  // threads unknown: the second pair starts where the first ended
+  d = locon_directive(finding);
+  REQUIRE(d);
+  check_steps(*d, {{0x35, ForceAccess::Write, 0},
+                   {0x49, ForceAccess::Read, 1},
+                   {0x4a, ForceAccess::Read, 1},
+                   {0x38, ForceAccess::Write, 0}});
+}
+
+TEST_CASE("a finding without pairs has no directive") {
+  CHECK_FALSE(locon_directive(locon::Finding{}).has_value());
+}
