@@ -12,6 +12,10 @@
 //      thread can perform it.
 //   3. Holds: otherwise a candidate that does not match the next step but matches a later one
 //      is removed from the options ("held"); the inner strategy picks among the others.
+//   3b. Also held, once step 0 was performed: a thread bound to a role whose next step comes
+//      later, at ANY point (a sync operation too). Between its steps a pattern's thread must not
+//      move on, or the pattern happens only on paper: check_then_act's R1-W2-W1 fails only if
+//      the checking thread stops before it re-takes the lock and reads the balance again.
 //   4. Bounds: a thread held at hold_limit decisions since the last performed step is released
 //      until the next step is performed (holds_dropped). If every candidate would be held,
 //      nobody is: the inner strategy sees all of them (also counted in holds_dropped), so a
@@ -139,9 +143,7 @@ ThreadId ForcingStrategy::order_choice(const SchedulingPoint& point) {
   }
   bool held_any = false;
   for (const Candidate& c : candidates) {  // rule 3
-    const bool held = c.tid < kMaxThreads && !released_[c.tid] && !step_matches_pending(next_, c) &&
-                      later_step(c) != kNoStep;
-    if (held) {
+    if (held(c)) {
       held_any = true;
     } else {
       filtered_[count++] = c;
@@ -154,8 +156,7 @@ ThreadId ForcingStrategy::order_choice(const SchedulingPoint& point) {
   }
   ++outcome_->holds;
   for (const Candidate& c : candidates) {
-    if (c.tid >= kMaxThreads || released_[c.tid] || step_matches_pending(next_, c) || later_step(c) == kNoStep)
-      continue;
+    if (!held(c)) continue;
     if (++held_for_[c.tid] >= hold_limit_) {
       released_[c.tid] = true;
       ++outcome_->holds_dropped;
@@ -244,6 +245,21 @@ std::uint32_t ForcingStrategy::later_step(const Candidate& c) const {
     if (step_matches_pending(j, c)) return j;
   }
   return kNoStep;
+}
+
+bool ForcingStrategy::waits_for_partner(const Candidate& c) const {
+  if (next_ == 0) return false;
+  const std::uint8_t role = thread_role_[c.tid];
+  if (role == kNoRole || directive_.steps[next_].role == role) return false;
+  for (std::uint32_t j = next_ + 1; j < directive_.count; ++j) {
+    if (directive_.steps[j].role == role) return true;
+  }
+  return false;
+}
+
+bool ForcingStrategy::held(const Candidate& c) const {
+  if (c.tid >= kMaxThreads || released_[c.tid] || step_matches_pending(next_, c)) return false;
+  return later_step(c) != kNoStep || waits_for_partner(c);
 }
 
 void ForcingStrategy::advance(ThreadId tid) {

@@ -126,6 +126,28 @@ TEST_CASE("forcing: the lost-update triple happens, immediately, for every seed"
   }
 }
 
+TEST_CASE("forcing: between its steps a role's thread does not move on", "[forcing]") {
+  // check_then_act: each thread checks the balance (kOther), then subtracts (read kRead, write
+  // kWrite). The pattern R1(check)-W2-W1 only makes the overdraft happen if role 0's read of the
+  // subtraction also comes after role 1's write: rule 3b holds role 0 at every point.
+  const std::vector<Access> withdraw = {{false, kOther}, {false, kRead}, {true, kWrite}};
+  const ForceDirective pattern =
+      order_directive({force_step(kOther, ForceAccess::Read, 0), force_step(kWrite, ForceAccess::Write, 1),
+                       force_step(kWrite, ForceAccess::Write, 0)});
+  for (std::uint64_t seed = 0; seed < 50; ++seed) {
+    const auto base = make_random_strategy(seed, std::nullopt);
+    ForcingStrategy forcing(*base, pattern);
+    const SimRun run = simulate({withdraw, withdraw}, forcing);
+    REQUIRE_FALSE(run.invalid);
+    REQUIRE(forcing.outcome().completed == 1);
+    const ThreadId a = run.performed.front().thread;  // role 0 checks first
+    const auto index_of = [&](Performed p) {
+      return std::find(run.performed.begin(), run.performed.end(), p) - run.performed.begin();
+    };
+    CHECK(index_of({1 - a, true, kWrite}) < index_of({a, false, kRead}));
+  }
+}
+
 TEST_CASE("forcing: a held thread is not offered to the base strategy", "[forcing]") {
   // T0 is about to write (a later step), T1 about to read (the first step): T0 is held.
   const auto base = make_random_strategy(3, std::nullopt);
