@@ -12,10 +12,12 @@
 //      thread can perform it.
 //   3. Holds: otherwise a candidate that does not match the next step but matches a later one
 //      is removed from the options ("held"); the inner strategy picks among the others.
-//   3b. Also held, once step 0 was performed: a thread bound to a role whose next step comes
-//      later, at ANY point (a sync operation too). Between its steps a pattern's thread must not
-//      move on, or the pattern happens only on paper: check_then_act's R1-W2-W1 fails only if
-//      the checking thread stops before it re-takes the lock and reads the balance again.
+//   3b. Also held, once step 0 was performed and until the order completed: a thread bound to
+//      a role that is not the next step's, at ANY point (a sync operation too). Between its steps
+//      a pattern's thread must not move on, or the pattern happens only on paper: check_then_act's
+//      R1-W2-W1 fails only if the checking thread stops before it re-takes the lock and reads the
+//      balance again; a predicted early read r→w fails only if r's thread acts on what it read
+//      after w, not before.
 //   4. Bounds: a thread held at hold_limit decisions since the last performed step is released
 //      until the next step is performed (holds_dropped). If every candidate would be held,
 //      nobody is: the inner strategy sees all of them (also counted in holds_dropped), so a
@@ -250,11 +252,7 @@ std::uint32_t ForcingStrategy::later_step(const Candidate& c) const {
 bool ForcingStrategy::waits_for_partner(const Candidate& c) const {
   if (next_ == 0) return false;
   const std::uint8_t role = thread_role_[c.tid];
-  if (role == kNoRole || directive_.steps[next_].role == role) return false;
-  for (std::uint32_t j = next_ + 1; j < directive_.count; ++j) {
-    if (directive_.steps[j].role == role) return true;
-  }
-  return false;
+  return role != kNoRole && directive_.steps[next_].role != role;
 }
 
 bool ForcingStrategy::held(const Candidate& c) const {

@@ -114,7 +114,12 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
   DirectedBatch batch = request.batch;
   batch.keep_failing_schedules = request.save_dir.has_value();
   const std::vector<DirectedRun> runs = run_directed(target, batch, context, target_name);
-  ConfirmationResult c = tally_confirmation(runs, request.original, request.baseline_rate);
+  FailureIdentity original = request.original;
+  if (request.adopt_first_failure) {
+    const auto failed = std::find_if(runs.begin(), runs.end(), [](const DirectedRun& r) { return r.result.failed(); });
+    if (failed != runs.end()) original = failure_identity(failed->result);
+  }
+  ConfirmationResult c = tally_confirmation(runs, original, request.baseline_rate);
   if (!c.failing_seed || !request.save_dir) return c;
   const DirectedRun& first = runs[static_cast<std::size_t>(*c.failing_seed - batch.base.seed)];
   if (!first.schedule) {

@@ -67,6 +67,9 @@ struct ConfirmRequest {
   double baseline_rate = 0;      // failing fraction of the plain runs, 0..1
   TestCommand test;              // for the replay command
   std::optional<std::filesystem::path> save_dir;  // where the forced failing schedule goes
+  // No failure was seen without forcing (a ConSeq prediction from a passing run): the failure of
+  // the lowest failing forced seed becomes `original`, and the others are compared with it.
+  bool adopt_first_failure = false;
 };
 
 struct ConfirmationResult {

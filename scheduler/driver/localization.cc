@@ -110,6 +110,7 @@ class Confirmer {
       request.batch.timeout_seconds = settings_.timeout_seconds;
       request.batch.keep_failing_schedules = true;
       request.original = original_.value_or(FailureIdentity{OutcomeKind::Pass, ""});
+      request.adopt_first_failure = !original_.has_value();
       request.baseline_rate = baseline_;
       request.test = report_.header.test;
       if (!settings_.save_dir.empty()) request.save_dir = settings_.save_dir;
@@ -124,19 +125,15 @@ class Confirmer {
   }
 
   // The lines under a pattern: what forcing it showed, and how to replay a forced failure.
-  std::string render(std::size_t id, const std::string& indent) const {
+  std::string render(std::size_t id, const std::string& indent, const std::string& label = "") const {
     const ConfirmationResult* c = result(id);
     if (c == nullptr) return "";
-    // Without any failing seed, any failure of a forced run is the news (a predicted bug).
-    const std::uint64_t failed = original_ ? c->failed : c->failed + c->failed_other;
-    std::string text = indent + verdict_name(id) + ": forcing it fails " + std::to_string(failed) + "/" +
+    // Without any failing seed, the first forced failure is the one the others are compared with.
+    const std::uint64_t failed = c->failed;
+    std::string text = indent + label + verdict_name(id) + ": forcing it fails " + std::to_string(failed) + "/" +
                        std::to_string(c->forced_runs);
-    if (original_) {
-      text += " (baseline " + percent_text(c->baseline_rate) + ")";
-      if (c->failed_other > 0) text += ", " + std::to_string(c->failed_other) + " failed another way";
-    } else {
-      text += " (no seed failed without forcing)";
-    }
+    text += original_ ? " (baseline " + percent_text(c->baseline_rate) + ")" : " (no seed failed without forcing)";
+    if (c->failed_other > 0) text += ", " + std::to_string(c->failed_other) + " failed another way";
     if (failed == 0) text += ", order achieved in " + std::to_string(c->completed);
     text += "\n";
     if (!c->replay_command.empty() && failed > 0) text += indent + "  replay: " + c->replay_command + "\n";
@@ -148,7 +145,7 @@ class Confirmer {
   std::string verdict_name(std::size_t id) const {
     const ConfirmationResult* c = result(id);
     if (c == nullptr || c->forced_runs == 0) return "not forced";
-    const std::uint64_t failed = original_ ? c->failed : c->failed + c->failed_other;
+    const std::uint64_t failed = c->failed;
     if (failed == 0) return "refuted";
     const double rate = static_cast<double>(failed) / static_cast<double>(c->forced_runs);
     return rate >= 0.5 && rate > c->baseline_rate ? "confirmed" : "inconclusive";
@@ -367,7 +364,7 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
     text += render_prediction(prediction);
     if (!text.empty() && text.back() != '\n') text += "\n";
     for (std::size_t i = 0; i < prediction_suspects.size(); ++i) {
-      text += "  #" + std::to_string(i + 1) + " " + confirmer.render(prediction_suspects[i], "").substr(0);
+      text += confirmer.render(prediction_suspects[i], "        ", "#" + std::to_string(i + 1) + " ");
     }
   }
   if (spectra_failing > 0) {

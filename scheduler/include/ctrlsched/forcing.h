@@ -81,7 +81,7 @@ class ForcingStrategy final : public Strategy {
   bool step_matches_event(std::uint32_t index, const TraceEvent& event) const;
   // The first step after next_ the candidate's pending access matches, or kNoStep.
   std::uint32_t later_step(const Candidate& candidate) const;
-  // The candidate's thread is bound to a role whose next step comes after next_ (rule 3b).
+  // The candidate's thread is bound to a role, not the next step's (rule 3b).
   bool waits_for_partner(const Candidate& candidate) const;
   bool held(const Candidate& candidate) const;
   void advance(ThreadId tid);
