@@ -370,8 +370,9 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   if (spectra_failing > 0) {
     text += "Block spectra (SCURF, modified Ochiai; " + std::to_string(spectra_runs.size()) + " runs";
     if (directed_runs > 0) {
-      text += " incl. " + std::to_string(directed_runs) + " directed level-" + std::to_string(levels_run) +
-              " runs, " + std::to_string(directed_failures) + " failing";
+      text += " incl. " + std::to_string(directed_runs) + " directed runs (level " +
+              (levels_run > 1 ? "1-" + std::to_string(levels_run) : std::string("1")) + ", " +
+              std::to_string(directed_failures) + " failing)";
     }
     text += ")\n";
     for (const std::string& line : render_spectra_text(spectra, spectra_failing, spectra_passing, names, kShownComponents))
