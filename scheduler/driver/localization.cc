@@ -359,9 +359,18 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
     std::string block = findings_text(findings, site_names_of_runs);
     text += block;
     if (!block.empty() && block.back() != '\n') text += "\n";
-    if (locon_suspect) text += confirmer.render(*locon_suspect, "        ");
+    if (locon_suspect) {
+      // Only the first finding is forced; with several, say which one the verdict belongs to.
+      const std::string indent = "        ";
+      std::string verdict = confirmer.render(*locon_suspect, indent);
+      if (findings.size() > 1 && !verdict.empty()) verdict.insert(indent.size(), "finding 1 ");
+      text += verdict;
+    }
   } else {
     text += "No seed failed: nothing to rank. Predicting harmful orders from a passing run instead.\n";
+  }
+  if (prediction.orders.empty() && prediction.problem.empty() && !first_failing) {
+    text += "ConSeq: no harmful write→read order predicted from the passing run\n";
   }
   if (!prediction.orders.empty() || !prediction.problem.empty()) {
     text += render_prediction(prediction);
