@@ -250,7 +250,9 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   std::vector<std::size_t> falcon_suspects;
   if (first_failing) {
     for (const auto& pattern : falcon.patterns) {
-      if (falcon_suspects.size() == settings.top || pattern.score <= 0) break;
+      // Zero-scored patterns (never in a failing run) are forced too when they make the top:
+      // forcing refutes them explicitly instead of leaving a bare 0.00 without a verdict.
+      if (falcon_suspects.size() == settings.top) break;
       falcon_suspects.push_back(confirmer.add(falcon_directive(pattern.id)));
     }
   }
