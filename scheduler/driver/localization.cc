@@ -371,8 +371,12 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   } else {
     text += "No seed failed: nothing to rank. Predicting harmful orders from a passing run instead.\n";
   }
-  if (prediction.orders.empty() && prediction.problem.empty() && !first_failing) {
-    text += "ConSeq: no harmful write→read order predicted from the passing run\n";
+  if (prediction.orders.empty() && prediction.problem.empty()) {
+    // Say so: silence would read as "ConSeq was not run" (e.g. a read that crashed before any
+    // write to its location leaves no write to reorder).
+    text += "ConSeq: no harmful write→read order predicted from " +
+            std::string(first_failing ? "the failing run " : "the passing run ") + prediction.handle + " (" +
+            std::to_string(prediction.critical_reads) + " critical reads)\n";
   }
   if (!prediction.orders.empty() || !prediction.problem.empty()) {
     text += render_prediction(prediction);
