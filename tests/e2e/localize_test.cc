@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <sstream>
 
 #include "e2e.h"
 #include "truth.h"
@@ -175,4 +176,42 @@ TEST_CASE("localize: a correct instrumented test has no failing seed, only refut
   } else {
     CHECK(prediction.at("orders").empty());
   }
+}
+
+TEST_CASE("localize: the ground-truth rule of root_causes.txt", "[localize]") {
+  std::istringstream in(
+      "# comment\n"
+      "lost_update counter R1@28 W2@28 W1@28\n"
+      "bandwidth_order g_session R1@42 W2@36\n");
+  const eval::Truth t = eval::Truth::parse(in);
+  CHECK(t.examples() == std::vector<std::string>{"lost_update", "bandwidth_order"});
+  const auto side = [](char access, int role, const std::string& file, int line) {
+    return eval::ReportedSide{access, role, file, line};
+  };
+  // The whole pattern and each contiguous step of it.
+  CHECK(t.is_true("lost_update", {side('R', 1, "lost_update.c", 28), side('W', 2, "lost_update.c", 28),
+                                  side('W', 1, "lost_update.c", 28)}, "counter"));
+  CHECK(t.is_true("lost_update", {side('W', 1, "lost_update.c", 28), side('W', 2, "lost_update.c", 28)}, ""));
+  CHECK(t.is_true("lost_update", {side('R', 1, "lost_update.c", 28), side('W', 2, "lost_update.c", 28)}, "counter"));
+  // Wrong kind, line, file, variable, role structure, or a single side.
+  CHECK_FALSE(t.is_true("lost_update", {side('W', 1, "lost_update.c", 28), side('R', 2, "lost_update.c", 28)}, ""));
+  CHECK_FALSE(t.is_true("lost_update", {side('W', 1, "lost_update.c", 28), side('R', 2, "lost_update.c", 39)}, ""));
+  CHECK_FALSE(t.is_true("lost_update", {side('R', 1, "other.c", 28), side('W', 2, "other.c", 28)}, ""));
+  CHECK_FALSE(t.is_true("lost_update", {side('R', 1, "lost_update.c", 28), side('W', 2, "lost_update.c", 28)}, "total"));
+  CHECK_FALSE(t.is_true("lost_update", {side('R', 1, "lost_update.c", 28), side('W', 2, "lost_update.c", 28),
+                                        side('W', 2, "lost_update.c", 28)}, ""));
+  CHECK_FALSE(t.is_true("lost_update", {side('R', 1, "lost_update.c", 28)}, ""));
+  // "+offset" is ignored; the reversed (safe) order is not true.
+  CHECK(t.is_true("bandwidth_order", {side('R', 1, "bandwidth_order.c", 42), side('W', 2, "bandwidth_order.c", 36)},
+                  "g_session+8"));
+  CHECK_FALSE(t.is_true("bandwidth_order",
+                        {side('W', 1, "bandwidth_order.c", 36), side('R', 2, "bandwidth_order.c", 42)}, "g_session+8"));
+  // Parsers of the three report formats.
+  const auto f = eval::falcon_side("R", 1, "check_then_act.c:26 withdraw");
+  CHECK((f.access == 'R' && f.role == 1 && f.file == "check_then_act.c" && f.line == 26));
+  const auto l = eval::locon_side("W", 2, "Cache::get(int) (cpp_cache.cpp:40)");
+  CHECK((l.access == 'W' && l.file == "cpp_cache.cpp" && l.line == 40));
+  const auto c = eval::conseq_sides("R T2 check_then_act.c:30 withdraw → W T1 check_then_act.c:26 withdraw  balance (x)");
+  REQUIRE(c.size() == 2);
+  CHECK((c[0].access == 'R' && c[0].line == 30 && c[1].access == 'W' && c[1].line == 26 && c[1].role == 2));
 }
