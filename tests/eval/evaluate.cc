@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
+
 #include <nlohmann/json.hpp>
 
 #include "truth.h"
