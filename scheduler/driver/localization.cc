@@ -247,7 +247,9 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   std::vector<std::size_t> falcon_suspects;
   if (first_failing) {
     for (const auto& pattern : falcon.patterns) {
-      if (falcon_suspects.size() == settings.top || pattern.score <= 0) break;
+      // Zero-scored patterns (never in a failing run) are forced too when they make the top:
+      // forcing refutes them explicitly instead of leaving a bare 0.00 without a verdict.
+      if (falcon_suspects.size() == settings.top) break;
       falcon_suspects.push_back(confirmer.add(falcon_directive(pattern.id)));
     }
   }
@@ -356,9 +358,22 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
     std::string block = findings_text(findings, site_names_of_runs);
     text += block;
     if (!block.empty() && block.back() != '\n') text += "\n";
-    if (locon_suspect) text += confirmer.render(*locon_suspect, "        ");
+    if (locon_suspect) {
+      // Only the first finding is forced; with several, say which one the verdict belongs to.
+      const std::string indent = "        ";
+      std::string verdict = confirmer.render(*locon_suspect, indent);
+      if (findings.size() > 1 && !verdict.empty()) verdict.insert(indent.size(), "finding 1 ");
+      text += verdict;
+    }
   } else {
     text += "No seed failed: nothing to rank. Predicting harmful orders from a passing run instead.\n";
+  }
+  if (prediction.orders.empty() && prediction.problem.empty()) {
+    // Say so: silence would read as "ConSeq was not run" (e.g. a read that crashed before any
+    // write to its location leaves no write to reorder).
+    text += "ConSeq: no harmful write→read order predicted from " +
+            std::string(first_failing ? "the failing run " : "the passing run ") + prediction.handle + " (" +
+            std::to_string(prediction.critical_reads) + " critical reads)\n";
   }
   if (!prediction.orders.empty() || !prediction.problem.empty()) {
     text += render_prediction(prediction);

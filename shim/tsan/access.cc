@@ -16,11 +16,17 @@ constexpr std::uintptr_t kStaticTlsBelow = 8 * 1024;
 constexpr std::uintptr_t kTcbAbove = 4 * 1024;
 bool g_instrumented_before_start = false;
 
+// The first page is never mapped: an access there is a NULL dereference (NULL + field offset).
+constexpr std::uintptr_t kFirstMappable = 4096;
+
 // The memory the access is about to touch (its first 8 bytes at most). Safe to read: the program
 // accesses these bytes right after the hook, and with the baton held nothing changes them first,
-// so this is the value a read reads and the value a write overwrites (trace_format.h).
+// so this is the value a read reads and the value a write overwrites (trace_format.h). Except in
+// the first page: there the program itself must fault, at its own line, not the shim here (the
+// failure's site, its identity for shrinking and replay, would otherwise be this function).
 std::uint64_t value_at(std::uintptr_t address, unsigned size) {
   std::uint64_t value = 0;
+  if (address < kFirstMappable) return value;
   std::memcpy(&value, reinterpret_cast<const void*>(address), size < 8 ? size : 8);
   return value;
 }
