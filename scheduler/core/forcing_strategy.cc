@@ -23,6 +23,10 @@
 //      nobody is: the inner strategy sees all of them (also counted in holds_dropped), so a
 //      directive never deadlocks a run.
 //   5. A step is performed when observe() sees the next step's access by a thread its role fits.
+//   6. Steps with the same `location` number access one address: the first of them performed
+//      binds it, and later ones match only an access to that address. A pattern is about one
+//      location (two for Locon's procedure III): bandwidth_order's W(h->bandwidth)→R(h->bandwidth)
+//      must not be "completed" by a read through a NULL h.
 //  SwitchAtEntry: when a thread enters a listed function (FuncEntry whose address is the step's
 //   site) for the first time in the run, its next decision point that offers another thread
 //   excludes it (once per function per run).
@@ -55,7 +59,8 @@ bool valid_directive(const ForceDirective& d) {
     const ForceStep& s = d.steps[i];
     if (kind == ForceKind::SwitchAtEntry && s.site == 0) return false;
     if (kind == ForceKind::Order &&
-        (s.role >= kMaxForceSteps || s.access > static_cast<std::uint8_t>(ForceAccess::Entry)))
+        (s.role >= kMaxForceSteps || s.location >= kMaxForceSteps ||
+         s.access > static_cast<std::uint8_t>(ForceAccess::Entry)))
       return false;
   }
   return true;
@@ -207,6 +212,7 @@ bool ForcingStrategy::step_matches_pending(std::uint32_t index, const Candidate&
   const ForceStep& s = directive_.steps[index];
   if (c.pending == PendingKind::None) return false;
   if (s.site != 0 && s.site != c.pending_site) return false;
+  if (elsewhere(s, c.pending_address)) return false;
   switch (static_cast<ForceAccess>(s.access)) {
     case ForceAccess::Any:
       break;
@@ -239,7 +245,13 @@ bool ForcingStrategy::step_matches_event(std::uint32_t index, const TraceEvent& 
       break;
   }
   if (s.site != 0 && s.site != e.site) return false;
+  if (kind != EventKind::FuncEntry && elsewhere(s, e.address)) return false;
   return role_fits(s, e.thread);
+}
+
+bool ForcingStrategy::elsewhere(const ForceStep& step, std::uint64_t address) const {
+  const std::uint64_t bound = location_address_[step.location];
+  return bound != 0 && bound != address;
 }
 
 std::uint32_t ForcingStrategy::later_step(const Candidate& c) const {
@@ -260,8 +272,10 @@ bool ForcingStrategy::held(const Candidate& c) const {
   return later_step(c) != kNoStep || waits_for_partner(c);
 }
 
-void ForcingStrategy::advance(ThreadId tid) {
+void ForcingStrategy::advance(ThreadId tid, std::uint64_t address) {
   const ForceStep& s = directive_.steps[next_];
+  std::uint64_t& location = location_address_[s.location];
+  if (location == 0 && static_cast<ForceAccess>(s.access) != ForceAccess::Entry) location = address;
   if (role_thread_[s.role] == kNoThread) {
     role_thread_[s.role] = tid;
     thread_role_[tid] = s.role;
@@ -278,7 +292,7 @@ void ForcingStrategy::advance(ThreadId tid) {
 
 void ForcingStrategy::observe(const TraceEvent& e) {
   if (kind_ == ForceKind::Order) {
-    if (outcome_->completed == 0 && step_matches_event(next_, e)) advance(e.thread);
+    if (outcome_->completed == 0 && step_matches_event(next_, e)) advance(e.thread, e.address);
     return;
   }
   if (kind_ != ForceKind::SwitchAtEntry || static_cast<EventKind>(e.kind) != EventKind::FuncEntry) return;

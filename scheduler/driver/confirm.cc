@@ -99,6 +99,12 @@ ConfirmationResult tally_confirmation(const std::vector<DirectedRun>& runs, cons
     ++c.forced_runs;
     if (run.force.completed) ++c.completed;
     if (same_failure(run.result, original)) {
+      // A run that failed before the order was complete shows that holding a thread can make
+      // the test fail (e.g. main held before it publishes), not that this order does.
+      if (!run.force.completed) {
+        ++c.failed_incomplete;
+        continue;
+      }
       ++c.failed;
       if (!c.failing_seed) c.failing_seed = run.result.seed;  // runs are in seed order
     } else if (run.result.failed()) {
@@ -160,7 +166,7 @@ std::string render_confirmation(std::size_t rank, const ConfirmationResult& c) {
 
 nlohmann::json confirmation_json(const ConfirmationResult& c) {
   nlohmann::json j = {{"forced_runs", c.forced_runs}, {"failed", c.failed},
-                      {"failed_other", c.failed_other}, {"completed", c.completed},
+                      {"failed_incomplete", c.failed_incomplete}, {"failed_other", c.failed_other}, {"completed", c.completed},
                       {"baseline_rate", c.baseline_rate}, {"refuted", c.refuted}};
   if (c.failing_seed) j["failing_seed"] = *c.failing_seed;
   if (!c.replay_command.empty()) {

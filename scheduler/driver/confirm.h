@@ -74,7 +74,9 @@ struct ConfirmRequest {
 
 struct ConfirmationResult {
   std::uint64_t forced_runs = 0;
-  std::uint64_t failed = 0;        // failed the same way as the original
+  std::uint64_t failed = 0;        // failed the same way as the original, with the order complete
+  std::uint64_t failed_incomplete = 0;  // failed the same way before the forced order completed:
+                                        // the holds, not the order, made it fail (not evidence)
   std::uint64_t failed_other = 0;  // failed, but another way
   std::uint64_t completed = 0;     // the forced order happened completely
   double baseline_rate = 0;
@@ -95,7 +97,8 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
 // "forcing #1 fails 20/20 (baseline 2.3%)" or
 // "forcing #2 refuted: forcing never fails (0/20, order achieved in 18)".
 std::string render_confirmation(std::size_t rank, const ConfirmationResult& c);
-// {"forced_runs", "failed", "failed_other", "completed", "baseline_rate", "refuted"[, "replay"]}
+// {"forced_runs", "failed", "failed_incomplete", "failed_other", "completed", "baseline_rate",
+//  "refuted"[, "replay"]}
 nlohmann::json confirmation_json(const ConfirmationResult& c);
 
 }  // namespace ctrlsched::driver

@@ -133,6 +133,9 @@ class Confirmer {
     std::string text = indent + label + verdict_name(id) + ": forcing it fails " + std::to_string(failed) + "/" +
                        std::to_string(c->forced_runs);
     text += original_ ? " (baseline " + percent_text(c->baseline_rate) + ")" : " (no seed failed without forcing)";
+    if (c->failed_incomplete > 0) {
+      text += ", " + std::to_string(c->failed_incomplete) + " failed before the order was complete";
+    }
     if (c->failed_other > 0) text += ", " + std::to_string(c->failed_other) + " failed another way";
     if (failed == 0) text += ", order achieved in " + std::to_string(c->completed);
     text += "\n";

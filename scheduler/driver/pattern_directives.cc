@@ -57,7 +57,8 @@ std::optional<ForceDirective> locon_directive(const localize::locon::Finding& fi
     const std::array sides = {pair.head, pair.tail};
     for (const auto& side : sides) {
       const std::uint8_t role = threads_known ? role_of_thread(side.thread) : kPcRoles[d.count];
-      d.steps[d.count++] = step(side.site, side.write, role);
+      d.steps[d.count] = step(side.site, side.write, role);
+      d.steps[d.count++].location = static_cast<std::uint16_t>(p);  // procedure III: two locations
     }
   }
   return d;

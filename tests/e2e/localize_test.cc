@@ -69,7 +69,7 @@ struct Expected {
 TEST_CASE("localize: the true pattern is Falcon's rank 1 and confirmed; a wrong candidate is not", "[localize]") {
   const std::vector<Expected> expected = {
       {"lost_update", "I", true, false, false},
-      {"check_then_act", "I", true, false, false},
+      {"check_then_act", "I", true, false, true},
       {"order_violation", "II", false, true, true},
       {"bandwidth_order", "II", false, true, true},
   };

@@ -148,6 +148,28 @@ TEST_CASE("forcing: between its steps a role's thread does not move on", "[forci
   }
 }
 
+TEST_CASE("forcing: a pattern's steps access one location", "[forcing]") {
+  // T0 writes 0x20 at address A; T1 reads site 0x10 at address B, then at A. The pair W→R on
+  // one location completes only with T1's read of A, not with its read of B at the same site.
+  const auto base = make_random_strategy(1, std::nullopt);
+  ForcingStrategy forcing(*base, order_directive({force_step(kWrite, ForceAccess::Write, 0),
+                                                  force_step(kRead, ForceAccess::Read, 1)}));
+  forcing.on_thread_created(0, kNoThread);
+  forcing.on_thread_created(1, 0);
+  const auto access = [&](ThreadId t, bool write, std::uint64_t site, std::uint64_t address) {
+    forcing.observe(TraceEvent{static_cast<std::uint8_t>(write ? EventKind::Write : EventKind::Read), 4, 0, t,
+                               address, site});
+  };
+  access(0, true, kWrite, 0xA000);
+  CHECK(forcing.outcome().steps_done == 1);
+  const std::vector<Candidate> at_b = {{1, false, PendingKind::Read, kRead, 0xB000}};
+  (void)forcing.next_thread(SchedulingPoint{1, true, PointKind::Access, 1, at_b});
+  access(1, false, kRead, 0xB000);
+  CHECK(forcing.outcome().completed == 0);
+  access(1, false, kRead, 0xA000);
+  CHECK(forcing.outcome().completed == 1);
+}
+
 TEST_CASE("forcing: a held thread is not offered to the base strategy", "[forcing]") {
   // T0 is about to write (a later step), T1 about to read (the first step): T0 is held.
   const auto base = make_random_strategy(3, std::nullopt);

@@ -58,8 +58,18 @@ TEST_CASE("confirm: tally, text and JSON of a reproducing pattern", "[confirm]")
   CHECK(*c.failing_seed == 21);
   CHECK(render_confirmation(1, c) == "forcing #1 fails 2/4 (baseline 2.3%), 1 other failure");
   const nlohmann::json j = confirmation_json(c);
-  CHECK(j == nlohmann::json{{"forced_runs", 4}, {"failed", 2}, {"failed_other", 1}, {"completed", 3},
+  CHECK(j == nlohmann::json{{"forced_runs", 4}, {"failed", 2}, {"failed_incomplete", 0}, {"failed_other", 1}, {"completed", 3},
                             {"baseline_rate", 0.023}, {"refuted", false}, {"failing_seed", 21}});
+}
+
+TEST_CASE("confirm: a failure before the forced order completed is not evidence", "[confirm]") {
+  std::vector<DirectedRun> runs;
+  for (std::uint64_t s = 0; s < 20; ++s) runs.push_back(directed(run_with(s, OutcomeKind::Assertion, kOriginal.signature), false));
+  const ConfirmationResult c = tally_confirmation(runs, kOriginal, 0.5);
+  CHECK(c.failed == 0);
+  CHECK(c.failed_incomplete == 20);
+  CHECK(c.refuted);
+  CHECK_FALSE(c.failing_seed.has_value());
 }
 
 TEST_CASE("confirm: a pattern whose forcing never fails is refuted", "[confirm]") {

@@ -77,6 +77,11 @@ TEST_CASE("a Locon procedure III finding forces both pairs; roles follow threads
                    {0x4a, ForceAccess::Read, 1},
                    {0x38, ForceAccess::Write, 0}});
 
+  CHECK(d->steps[0].location == 0);  // two locations: one per pair
+  CHECK(d->steps[1].location == 0);
+  CHECK(d->steps[2].location == 1);
+  CHECK(d->steps[3].location == 1);
+
   finding.level = locon::Level::Pc;  // threads unknown: the second pair starts where the first ended
   d = locon_directive(finding);
   REQUIRE(d);

@@ -16,7 +16,7 @@ enum class ForceKind : std::uint32_t {
   None = 0,
   // Make steps[0..count) happen in this order: a thread about to perform step i+1 is held until
   // step i was performed; steps with the same role are performed by one thread, different roles
-  // by different threads. Holds are bounded (hold_limit) so a directive never deadlocks a run.
+  // by different threads; steps with the same location access one address. Holds are bounded (hold_limit) so a directive never deadlocks a run.
   Order = 1,
   // Preempt a thread at its first scheduling point after it enters one of the components
   // steps[0..count) (site = the FuncEntry event's function site), once per component.
@@ -31,7 +31,8 @@ struct ForceStep {
   std::uint64_t site;
   std::uint8_t access;    // ForceAccess
   std::uint8_t role;      // 0, 1, ...: steps with equal roles run on one thread
-  std::uint16_t reserved0;
+  std::uint16_t location; // 0, 1, ...: steps with equal values access one location (the address
+                          // of the first of them performed); Order only
   std::uint32_t reserved1;
 };
 

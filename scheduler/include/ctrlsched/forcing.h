@@ -84,7 +84,9 @@ class ForcingStrategy final : public Strategy {
   // The candidate's thread is bound to a role, not the next step's (rule 3b).
   bool waits_for_partner(const Candidate& candidate) const;
   bool held(const Candidate& candidate) const;
-  void advance(ThreadId tid);
+  void advance(ThreadId tid, std::uint64_t address);
+  // The step's location is bound to another address than `address`.
+  bool elsewhere(const ForceStep& step, std::uint64_t address) const;
 
   Strategy& inner_;
   ForceDirective directive_;
@@ -98,6 +100,7 @@ class ForcingStrategy final : public Strategy {
   // Order
   std::uint32_t next_ = 0;                                 // index of the step to happen next
   std::array<ThreadId, kMaxForceSteps> role_thread_{};     // kNoThread until bound
+  std::array<std::uint64_t, kMaxForceSteps> location_address_{};  // per step.location, 0 until bound
   std::array<std::uint8_t, kMaxThreads> thread_role_{};    // kNoRole until bound
   std::array<std::uint32_t, kMaxThreads> held_for_{};      // decisions held since the last step
   std::array<bool, kMaxThreads> released_{};               // hold dropped until the next step
