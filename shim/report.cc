@@ -113,8 +113,12 @@ void fail_deadlock(Thread* me) {
   FailureInfo& f = g_rt.record->failure;
   char* out = f.message;
   std::size_t room = sizeof f.message;
+  // A call without arguments prints fmt through "%s", so no format string reaches snprintf
+  // without its arguments (clang -Wformat-security).
   auto append = [&](const char* fmt, auto... args) {
-    int n = std::snprintf(out, room, fmt, args...);
+    int n = 0;
+    if constexpr (sizeof...(args) == 0) n = std::snprintf(out, room, "%s", fmt);
+    else n = std::snprintf(out, room, fmt, args...);
     if (n > 0 && static_cast<std::size_t>(n) < room) { out += n; room -= static_cast<std::size_t>(n); }
     else room = 0;
   };

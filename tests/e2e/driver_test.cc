@@ -47,7 +47,7 @@ TEST_CASE("the JSON report has the documented keys, order and types", "[driver]"
   const SeedsRun r = run_seeds(dir, example("abba_deadlock"), {"--seeds", "60", "-j2"}, {});
   INFO(r.describe());
   REQUIRE(r.process.exit_code == 1);
-  std::ifstream in(dir / "report-1.json");
+  std::ifstream in(r.report);
   REQUIRE(in);
   const Ordered report = Ordered::parse(in);
   CHECK(keys_of(report) == std::vector<std::string>{"schema", "summary", "outcomes", "groups", "runs"});

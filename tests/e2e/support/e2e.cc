@@ -358,6 +358,7 @@ SeedsRun run_seeds(const TempDir& dir, const std::string& target, std::vector<st
   static int counter = 0;
   const fs::path json_path = dir / ("report-" + std::to_string(++counter) + ".json");
   SeedsRun r;
+  r.report = json_path;
   r.schedules = dir / "schedules";
   Command c;
   c.argv = {ctrlsched_path()};

@@ -121,6 +121,7 @@ class TempDir {
 struct SeedsRun {
   Process process;
   Json json;  // the ctrlsched-run/1 report
+  fs::path report;     // where the --json report was written (numbered per process, not per test)
   fs::path schedules;  // where failing seeds' schedules were saved
   std::string describe() const { return process.describe(); }
   const Json& runs() const { return json.at("runs"); }
