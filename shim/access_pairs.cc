@@ -187,9 +187,9 @@ class AccessPairCollector final : public Collector {
         key, summary_->used,
         [&](std::int32_t index) { return same_key(summary_->pairs[index], head, tail); },
         [&](std::int32_t index) {
-          summary_->pairs[index] =
-              AccessPair{head.site,   tail.site,   address,     head.thread,    tail.thread,    head.access,
-                         tail.access, 1,           head.write,  tail.write,     head.iteration, tail.iteration};
+          summary_->pairs[index] = AccessPair{head.site,   tail.site,   address,    head.thread,
+                                              tail.thread, head.access, tail.access, 1,
+                                              head.write,  tail.write,  head.iteration, tail.iteration};
         });
     if (pair.index < 0)
       ++summary_->dropped_pairs;
