@@ -26,16 +26,13 @@
 #include "ctrlsched/access_pairs.h"
 #include "ctrlsched/strategy.h"
 #include "collectors.h"
+#include "fixed_table.h"
 
 namespace ctrlsched::shim {
 
 static_assert(kSummaryOffset + sizeof(AccessPairSummary) <= kFalconOffset);
 
 namespace {
-
-std::uint32_t mix(std::uint64_t key) {
-  return static_cast<std::uint32_t>((key * 0x9e3779b97f4a7c15ull) >> 40);
-}
 
 // Per-thread activation stacks with per-activation site counters (Locon's loop iteration,
 // approximated: see docs/localization.md).
@@ -72,7 +69,7 @@ class Iterations {
     if (t == nullptr) return kAccessPairMaxIteration;
     Level& level = t->levels[t->depth < kDepths ? t->depth : kDepths - 1];
     if (level.activation == 0) level.activation = ++t->activations;  // depth 0, first use
-    for (std::uint32_t n = 0, i = mix(site) & (kSitesPerActivation - 1); n < kSitesPerActivation;
+    for (std::uint32_t n = 0, i = fibonacci_hash(site) & (kSitesPerActivation - 1); n < kSitesPerActivation;
          ++n, i = (i + 1) & (kSitesPerActivation - 1)) {
       SiteCount& slot = level.sites[i];
       const bool current = slot.activation == level.activation;
@@ -124,16 +121,15 @@ struct Side {
 class AccessPairCollector final : public Collector {
  public:
   bool start(RunRecord* record) {
-    std::size_t bytes = sizeof(Location) * kLocations + sizeof(std::int32_t) * kPairSlots;
+    const std::size_t bytes = Locations::bytes(kLocations) + IndexTable::bytes(kPairSlots);
     void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED) return false;
     if (!iterations_.start()) {
       munmap(mem, bytes);
       return false;
     }
-    locations_ = static_cast<Location*>(mem);
-    pair_slots_ = reinterpret_cast<std::int32_t*>(locations_ + kLocations);
-    for (std::uint32_t i = 0; i < kPairSlots; ++i) pair_slots_[i] = -1;
+    locations_.attach(mem, kLocations);
+    pairs_.attach(static_cast<std::uint8_t*>(mem) + Locations::bytes(kLocations), kPairSlots);
     summary_ = new (reinterpret_cast<std::uint8_t*>(record) + kSummaryOffset) AccessPairSummary{};
     summary_->capacity = kMaxAccessPairs;
     summary_->magic = kAccessPairsMagic;
@@ -149,43 +145,29 @@ class AccessPairCollector final : public Collector {
                    static_cast<std::uint8_t>(kind == EventKind::Write),
                    iterations_.next(e.thread, e.site)};
     ++summary_->accesses;
-    Location* last = location(e.address);
-    if (last == nullptr) {
+    auto* location = locations_.find_or_insert(e.address, [this](auto&) { ++summary_->locations; });
+    if (location == nullptr) {
       ++summary_->untracked;
       return;
     }
-    if (last->used && last->side.thread != now.thread && (last->side.write || now.write))
-      count_pair(last->side, now, e.address);
-    last->used = true;
-    last->side = now;
+    LastAccess& last = location->value;
+    if (last.seen && last.side.thread != now.thread && (last.side.write || now.write))
+      count_pair(last.side, now, e.address);
+    last.seen = true;
+    last.side = now;
   }
 
  private:
-  struct Location {
-    std::uint64_t address;
+  struct LastAccess {
     Side side;
-    bool used;
+    bool seen;  // false until the location's first access
   };
-  static constexpr std::uint32_t kLocations = 1u << 16;  // power of two
-  static constexpr std::uint32_t kMaxLocations = kLocations / 2;
+  using Locations = AddressTable<LastAccess>;
+  static constexpr std::uint32_t kLocations = 1u << 16;  // power of two, holds kLocations / 2
   static constexpr std::uint32_t kPairSlots = 2 * kMaxAccessPairs;  // power of two
 
   static std::uint32_t access_index(std::uint64_t accesses) {
     return accesses < 0xffffffffull ? static_cast<std::uint32_t>(accesses) : 0xffffffffu;
-  }
-
-  Location* location(std::uint64_t address) {
-    for (std::uint32_t i = mix(address) & (kLocations - 1);; i = (i + 1) & (kLocations - 1)) {
-      Location& slot = locations_[i];
-      if (slot.used || slot.address != 0) {
-        if (slot.address == address) return &slot;
-        continue;
-      }
-      if (summary_->locations == kMaxLocations) return nullptr;
-      ++summary_->locations;
-      slot.address = address;
-      return &slot;
-    }
   }
 
   static bool same_key(const AccessPair& p, const Side& head, const Side& tail) {
@@ -201,33 +183,23 @@ class AccessPairCollector final : public Collector {
                               (std::uint64_t{tail.thread} << 20) +
                               (std::uint64_t{head.iteration} << 32) +
                               (std::uint64_t{tail.iteration} << 40);
-    for (std::uint32_t i = mix(key) & (kPairSlots - 1);; i = (i + 1) & (kPairSlots - 1)) {
-      std::int32_t index = pair_slots_[i];
-      if (index >= 0) {
-        AccessPair& p = summary_->pairs[index];
-        if (same_key(p, head, tail)) {
-          ++p.count;
-          return;
-        }
-        continue;
-      }
-      if (summary_->used == kMaxAccessPairs) {
-        ++summary_->dropped_pairs;
-        return;
-      }
-      index = static_cast<std::int32_t>(summary_->used);
-      summary_->pairs[index] = AccessPair{head.site,   tail.site,      address,        head.thread,
-                                          tail.thread, head.access,    tail.access,    1,
-                                          head.write,  tail.write,     head.iteration, tail.iteration};
-      pair_slots_[i] = index;
-      ++summary_->used;  // last: the entry is complete before it counts
-      return;
-    }
+    const IndexTable::Lookup pair = pairs_.find_or_insert(
+        key, summary_->used,
+        [&](std::int32_t index) { return same_key(summary_->pairs[index], head, tail); },
+        [&](std::int32_t index) {
+          summary_->pairs[index] = AccessPair{head.site,   tail.site,   address,    head.thread,
+                                              tail.thread, head.access, tail.access, 1,
+                                              head.write,  tail.write,  head.iteration, tail.iteration};
+        });
+    if (pair.index < 0)
+      ++summary_->dropped_pairs;
+    else if (!pair.inserted)
+      ++summary_->pairs[pair.index].count;
   }
 
   Iterations iterations_;
-  Location* locations_ = nullptr;
-  std::int32_t* pair_slots_ = nullptr;
+  Locations locations_;
+  IndexTable pairs_;
   AccessPairSummary* summary_ = nullptr;
 };
 

@@ -15,6 +15,7 @@
 
 #include "collectors.h"
 #include "ctrlsched/falcon_patterns.h"
+#include "fixed_table.h"
 
 namespace ctrlsched::shim {
 
@@ -23,14 +24,14 @@ namespace {
 class FalconCollector final : public Collector {
  public:
   bool start(RunRecord* record) {
-    std::size_t bytes = sizeof(Location) * kLocations + sizeof(std::uint32_t) * kMaxLocations +
-                        sizeof(std::int32_t) * kPatternSlots;
+    const std::size_t order_bytes = sizeof(Locations::Entry*) * (kLocations / 2);
+    const std::size_t bytes = Locations::bytes(kLocations) + order_bytes + IndexTable::bytes(kPatternSlots);
     void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED) return false;
-    locations_ = static_cast<Location*>(mem);
-    order_ = reinterpret_cast<std::uint32_t*>(locations_ + kLocations);
-    pattern_slots_ = reinterpret_cast<std::int32_t*>(order_ + kMaxLocations);
-    for (std::uint32_t i = 0; i < kPatternSlots; ++i) pattern_slots_[i] = -1;
+    auto* bytes_at = static_cast<std::uint8_t*>(mem);
+    locations_.attach(bytes_at, kLocations);
+    order_ = reinterpret_cast<Locations::Entry**>(bytes_at + Locations::bytes(kLocations));
+    patterns_.attach(bytes_at + Locations::bytes(kLocations) + order_bytes, kPatternSlots);
     window_size_ = falcon_window_size(record->config.falcon_window);
     summary_ = new (reinterpret_cast<std::uint8_t*>(record) + kFalconOffset) FalconPatternSummary{};
     summary_->capacity = kMaxFalconPatterns;
@@ -43,91 +44,62 @@ class FalconCollector final : public Collector {
     const auto kind = static_cast<EventKind>(e.kind);
     if (kind != EventKind::Read && kind != EventKind::Write) return;
     ++summary_->accesses;
-    Location* location = find(e.address);
+    auto* location = locations_.find_or_insert(e.address, [this](Locations::Entry& added) {
+      order_[summary_->locations++] = &added;
+      added.value.reset(window_size_);
+    });
     if (location == nullptr) {
       ++summary_->untracked;
       return;
     }
     current_ = e.address;
-    location->window.add(FalconAccess{e.site, e.thread, kind == EventKind::Write},
-                         [this](const FalconHit& hit) { count(hit); });
+    location->value.add(FalconAccess{e.site, e.thread, kind == EventKind::Write},
+                        [this](const FalconHit& hit) { count(hit); });
   }
 
   void on_run_end() override {
     for (std::uint64_t i = 0; i < summary_->locations; ++i) {
-      Location& location = locations_[order_[i]];
+      Locations::Entry& location = *order_[i];
       current_ = location.address;
-      location.window.drain([this](const FalconHit& hit) { count(hit); });
+      location.value.drain([this](const FalconHit& hit) { count(hit); });
     }
     summary_->finished = 1;
   }
 
  private:
-  struct Location {
-    std::uint64_t address;
-    bool used;
-    FalconWindow window;
-  };
-  static constexpr std::uint32_t kLocations = 1u << 16;  // power of two
-  static constexpr std::uint32_t kMaxLocations = kLocations / 2;
+  using Locations = AddressTable<FalconWindow>;
+  static constexpr std::uint32_t kLocations = 1u << 16;  // power of two, holds kLocations / 2
   static constexpr std::uint32_t kPatternSlots = 2 * kMaxFalconPatterns;  // power of two
-
-  static std::uint32_t mix(std::uint64_t key) {
-    return static_cast<std::uint32_t>((key * 0x9e3779b97f4a7c15ull) >> 40);
-  }
-
-  Location* find(std::uint64_t address) {
-    for (std::uint32_t i = mix(address) & (kLocations - 1);; i = (i + 1) & (kLocations - 1)) {
-      Location& slot = locations_[i];
-      if (slot.used) {
-        if (slot.address == address) return &slot;
-        continue;
-      }
-      if (summary_->locations == kMaxLocations) return nullptr;
-      order_[summary_->locations++] = i;
-      slot.address = address;
-      slot.used = true;
-      slot.window.reset(window_size_);
-      return &slot;
-    }
-  }
 
   void count(const FalconHit& hit) {
     const std::uint64_t sites[3] = {hit.accesses[0].site, hit.accesses[1].site,
                                     falcon_kind_length(hit.kind) == 3 ? hit.accesses[2].site : 0};
     const std::uint64_t key = (sites[0] * 31 + sites[1]) * 31 + sites[2] * 7 + static_cast<std::uint64_t>(hit.kind);
-    for (std::uint32_t i = mix(key) & (kPatternSlots - 1);; i = (i + 1) & (kPatternSlots - 1)) {
-      std::int32_t index = pattern_slots_[i];
-      if (index >= 0) {
-        FalconPatternEntry& p = summary_->patterns[index];
-        if (p.kind == static_cast<std::uint8_t>(hit.kind) && p.sites[0] == sites[0] && p.sites[1] == sites[1] &&
-            p.sites[2] == sites[2]) {
-          ++p.count;
-          return;
-        }
-        continue;
-      }
-      if (summary_->used == kMaxFalconPatterns) {
-        ++summary_->dropped;
-        return;
-      }
-      index = static_cast<std::int32_t>(summary_->used);
-      FalconPatternEntry& p = summary_->patterns[index];
-      for (int s = 0; s < 3; ++s) p.sites[s] = sites[s];
-      p.location = current_;
-      p.threads[0] = hit.accesses[0].thread;
-      p.threads[1] = hit.accesses[1].thread;
-      p.count = 1;
-      p.kind = static_cast<std::uint8_t>(hit.kind);
-      pattern_slots_[i] = index;
-      ++summary_->used;  // last: the entry is complete before it counts
-      return;
-    }
+    const auto kind = static_cast<std::uint8_t>(hit.kind);
+    const IndexTable::Lookup pattern = patterns_.find_or_insert(
+        key, summary_->used,
+        [&](std::int32_t index) {
+          const FalconPatternEntry& p = summary_->patterns[index];
+          return p.kind == kind && p.sites[0] == sites[0] && p.sites[1] == sites[1] && p.sites[2] == sites[2];
+        },
+        [&](std::int32_t index) {
+          FalconPatternEntry& p = summary_->patterns[index];
+          for (int s = 0; s < 3; ++s) p.sites[s] = sites[s];
+          p.location = current_;
+          p.threads[0] = hit.accesses[0].thread;
+          p.threads[1] = hit.accesses[1].thread;
+          p.count = 1;
+          p.kind = kind;
+        });
+    if (pattern.index < 0)
+      ++summary_->dropped;
+    else if (!pattern.inserted)
+      ++summary_->patterns[pattern.index].count;
   }
 
-  Location* locations_ = nullptr;
-  std::uint32_t* order_ = nullptr;  // location slots in first-access order
-  std::int32_t* pattern_slots_ = nullptr;
+  Locations locations_;
+  Locations::Entry** order_ = nullptr;  // locations in first-access order
+  IndexTable patterns_;
   FalconPatternSummary* summary_ = nullptr;
   std::uint32_t window_size_ = kDefaultFalconWindow;
   std::uint64_t current_ = 0;  // the location whose window is extracting

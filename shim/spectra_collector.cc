@@ -16,6 +16,7 @@
 #include "collectors.h"
 #include "ctrlsched/block_spectra.h"
 #include "ctrlsched/strategy.h"
+#include "fixed_table.h"
 
 namespace ctrlsched::shim {
 
@@ -25,13 +26,12 @@ class SpectraCollector final : public Collector {
  public:
   bool start(RunRecord* record) {
     const std::size_t bytes = sizeof(ThreadStack) * kMaxThreads + sizeof(ComponentState) * kMaxSpectraComponents +
-                              sizeof(std::int32_t) * kComponentSlots;
+                              IndexTable::bytes(kComponentSlots);
     void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED) return false;
     stacks_ = static_cast<ThreadStack*>(mem);
     states_ = reinterpret_cast<ComponentState*>(stacks_ + kMaxThreads);
-    component_slots_ = reinterpret_cast<std::int32_t*>(states_ + kMaxSpectraComponents);
-    for (std::uint32_t i = 0; i < kComponentSlots; ++i) component_slots_[i] = -1;
+    components_.attach(states_ + kMaxSpectraComponents, kComponentSlots);
     summary_ = new (reinterpret_cast<std::uint8_t*>(record) + kSpectraOffset) BlockSpectraSummary{};
     summary_->capacity = kMaxSpectraComponents;
     summary_->magic = kBlockSpectraMagic;
@@ -67,25 +67,16 @@ class SpectraCollector final : public Collector {
     std::uint64_t entered_by[kThreadWords];
   };
 
-  static std::uint32_t mix(std::uint64_t key) {
-    return static_cast<std::uint32_t>((key * 0x9e3779b97f4a7c15ull) >> 40);
-  }
-
   std::uint32_t component(std::uint64_t site, std::uint64_t call_site) {
-    for (std::uint32_t i = mix(site) & (kComponentSlots - 1);; i = (i + 1) & (kComponentSlots - 1)) {
-      const std::int32_t index = component_slots_[i];
-      if (index >= 0) {
-        if (summary_->components[index].site == site) return static_cast<std::uint32_t>(index);
-        continue;
-      }
-      if (summary_->used == kMaxSpectraComponents) return kUntracked;
-      ComponentSpectrum& c = summary_->components[summary_->used];
-      c.site = site;
-      c.call_site = call_site;
-      c.first_entry = summary_->entries;
-      component_slots_[i] = static_cast<std::int32_t>(summary_->used);
-      return summary_->used++;
-    }
+    const IndexTable::Lookup found = components_.find_or_insert(
+        site, summary_->used, [&](std::int32_t index) { return summary_->components[index].site == site; },
+        [&](std::int32_t index) {
+          ComponentSpectrum& c = summary_->components[index];
+          c.site = site;
+          c.call_site = call_site;
+          c.first_entry = summary_->entries;
+        });
+    return found.index < 0 ? kUntracked : static_cast<std::uint32_t>(found.index);
   }
 
   static bool on_stack(const ThreadStack& stack, std::uint32_t id) {
@@ -140,7 +131,7 @@ class SpectraCollector final : public Collector {
 
   ThreadStack* stacks_ = nullptr;
   ComponentState* states_ = nullptr;
-  std::int32_t* component_slots_ = nullptr;
+  IndexTable components_;
   BlockSpectraSummary* summary_ = nullptr;
 };
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 
+#include "collector_summary.h"
 #include "ctrlsched/access_pairs.h"
 #include "ctrlsched/trace_format.h"
 #include "failure_details.h"
@@ -29,10 +30,9 @@ std::string site_text(const RunRecord& record, std::uint64_t site, bool write, c
 }  // namespace
 
 std::optional<AccessPairs> read_access_pairs(const RunRecord& record, const ClassifyContext& context) {
-  if (!(record.config.collectors & kCollectAccessPairs)) return std::nullopt;
-  const auto* summary = reinterpret_cast<const AccessPairSummary*>(
-      reinterpret_cast<const std::uint8_t*>(&record) + kSummaryOffset);
-  if (summary->magic != kAccessPairsMagic) return std::nullopt;
+  const auto* summary =
+      collector_summary<AccessPairSummary>(record, kCollectAccessPairs, kSummaryOffset, kAccessPairsMagic);
+  if (summary == nullptr) return std::nullopt;
   AccessPairs result;
   result.accesses = summary->accesses;
   result.locations = summary->locations;

@@ -3,15 +3,15 @@
 
 #include <cstdio>
 
+#include "collector_summary.h"
 #include "ctrlsched/falcon_patterns.h"
 
 namespace ctrlsched::driver {
 
 std::optional<localize::FalconRun> read_falcon_run(const RunRecord& record, bool failed, const RecordNames& names) {
-  if (!(record.config.collectors & kCollectFalcon)) return std::nullopt;
-  const auto* summary = reinterpret_cast<const FalconPatternSummary*>(
-      reinterpret_cast<const std::uint8_t*>(&record) + kFalconOffset);
-  if (summary->magic != kFalconPatternsMagic) return std::nullopt;
+  const auto* summary =
+      collector_summary<FalconPatternSummary>(record, kCollectFalcon, kFalconOffset, kFalconPatternsMagic);
+  if (summary == nullptr) return std::nullopt;
   localize::FalconRun run;
   run.failed = failed;
   run.dropped = summary->dropped;

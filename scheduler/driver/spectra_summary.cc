@@ -3,15 +3,15 @@
 
 #include <cstdio>
 
+#include "collector_summary.h"
 #include "ctrlsched/block_spectra.h"
 
 namespace ctrlsched::driver {
 
 std::optional<localize::SpectraRun> read_spectra_run(const RunRecord& record, bool failed) {
-  if (!(record.config.collectors & kCollectSpectra)) return std::nullopt;
-  const auto* summary = reinterpret_cast<const BlockSpectraSummary*>(
-      reinterpret_cast<const std::uint8_t*>(&record) + kSpectraOffset);
-  if (summary->magic != kBlockSpectraMagic) return std::nullopt;
+  const auto* summary =
+      collector_summary<BlockSpectraSummary>(record, kCollectSpectra, kSpectraOffset, kBlockSpectraMagic);
+  if (summary == nullptr) return std::nullopt;
   localize::SpectraRun run;
   run.failed = failed;
   const std::uint32_t used = std::min(summary->used, kMaxSpectraComponents);
