@@ -276,14 +276,16 @@ TEST_CASE("forcing the lost update's read-write-write triple reproduces it",
     CHECK(c.completed == 20);
     check_replay(dir, c, h.name, "lost update");
   }
-  SECTION("a pattern on a site no access has: never held, never completed, runs as usual") {
+  SECTION("a pattern on a site no access has: held only while others can run, never completed, runs as usual") {
     const auto directive = order_directive({force_step(read_site, ForceAccess::Read, 0),
                                             force_step(read_site + 1, ForceAccess::Write, 1)});
     const auto runs = h.run(directive, 20);
     for (const drv::DirectedRun& r : runs) {
       INFO("seed " << r.result.seed);
       CHECK(r.force.steps_done == 1);  // the read happens; the write at a made-up site never does
-      CHECK(r.force.holds == 0);
+      // The reader waits for a partner that never comes (rule 3b), but only while another
+      // thread can run: bounded, and the run goes on.
+      CHECK(r.force.holds <= ctrlsched::kDefaultHoldLimit);
       CHECK(r.force.completed == 0);
       CHECK((r.result.kind == drv::OutcomeKind::Pass || drv::same_failure(r.result, b.original)));
     }
