@@ -2,10 +2,13 @@
 // under the real `ctrlsched replay --seed S --save-schedule F`; the body below is its line-by-line
 // twin with ctrlsched primitives. The two decision logs must be identical for seeds 0..49 under
 // pct and random (and so are the handles' schedule hashes).
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -43,7 +46,10 @@ void equivalence_body() {
 }
 
 ctrlsched::Schedule shim_schedule(const std::string& options, std::uint64_t seed) {
-  const std::string file = "inprocess_equivalence_schedule.txt";
+  // Per process: ctest runs this binary and its ASan twin at the same time, in one directory.
+  const std::string file = (std::filesystem::temp_directory_path() /
+                            ("inprocess_equivalence_schedule-" + std::to_string(::getpid()) + ".txt"))
+                               .string();
   const std::string command = std::string(CTRLSCHED_BIN) + " replay --seed " + std::to_string(seed) + " " +
                               options + " --save-schedule " + file + " -- " + EQUIVALENCE_PROG +
                               " >/dev/null 2>&1";
