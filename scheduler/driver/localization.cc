@@ -201,10 +201,13 @@ void configure_localizing_run(RunConfig& config, const LocalizeSettings& setting
 
 void LocalizationData::add(std::uint64_t index, const RunRecord& record, bool failed, Symbolizer& symbolizer) {
   if (record.instrumented) instrumented_ = true;
-  if (!names_) {
+  // Runs finish in any order (-j); the names come from the lowest seed's record, so the report
+  // does not depend on which run finished first.
+  if (!names_ || index < names_index_) {
     names_.emplace(record, symbolizer.function(), [&symbolizer](const std::string& module, std::uint64_t offset) {
       return symbolizer.data_symbol(module, offset);
     });
+    names_index_ = index;
   }
   falcon_[static_cast<std::size_t>(index)] = read_falcon_run(record, failed, *names_);
   spectra_[static_cast<std::size_t>(index)] = read_spectra_run(record, failed);

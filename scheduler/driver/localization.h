@@ -68,6 +68,7 @@ class LocalizationData {
   std::vector<std::optional<localize::FalconRun>> falcon_;
   std::vector<std::optional<localize::SpectraRun>> spectra_;
   std::optional<RecordNames> names_;
+  std::uint64_t names_index_ = 0;
   bool instrumented_ = false;
 };
 
