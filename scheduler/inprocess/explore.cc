@@ -19,7 +19,7 @@ namespace ctrlsched {
 
 namespace {
 
-// The driver's calibration (scheduler/driver/calibration.cc): k is the largest step count of
+// The driver's calibration (scheduler/driver/runs/calibration.cc): k is the largest step count of
 // three random runs (seeds 0..2, no preemption bound), and at least 16.
 constexpr std::uint64_t kCalibrationRuns = 3;
 constexpr std::uint64_t kMinPctSteps = 16;

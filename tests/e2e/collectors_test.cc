@@ -5,16 +5,16 @@
 
 #include <fstream>
 
-#include "child_launch.h"
+#include "runs/child_launch.h"
 #include "ctrlsched/block_spectra.h"
 #include "ctrlsched/falcon_patterns.h"
 #include "e2e.h"
-#include "falcon_summary.h"
-#include "run_collect.h"
-#include "run_record_region.h"
-#include "spectra_summary.h"
-#include "symbolizer.h"
-#include "worker_pool.h"
+#include "localize/falcon_summary.h"
+#include "runs/run_collect.h"
+#include "runs/run_record_region.h"
+#include "localize/spectra_summary.h"
+#include "report/symbolizer.h"
+#include "runs/worker_pool.h"
 
 using namespace e2e;
 using namespace ctrlsched;

@@ -9,8 +9,8 @@
 
 #include "ctrlsched/localize/trace_file.h"
 #include "e2e.h"
-#include "failure_sites.h"
-#include "predict.h"
+#include "localize/failure_sites.h"
+#include "localize/predict.h"
 
 using namespace e2e;
 namespace loc = ctrlsched::localize;

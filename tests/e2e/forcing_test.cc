@@ -10,12 +10,12 @@
 #include <fstream>
 #include <set>
 
-#include "confirm.h"
+#include "localize/confirm.h"
 #include "ctrlsched/access_pairs.h"
 #include "ctrlsched/forcing.h"
 #include "ctrlsched/localize/trace_file.h"
 #include "e2e.h"
-#include "symbolizer.h"
+#include "report/symbolizer.h"
 
 using namespace e2e;
 namespace drv = ctrlsched::driver;

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <memory>
 
-#include "access_pairs.h"
 #include "ctrlsched/access_pairs.h"
+#include "runs/access_pairs.h"
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;

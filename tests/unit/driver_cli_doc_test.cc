@@ -6,7 +6,8 @@
 #include <sstream>
 #include <string>
 
-#include "options.h"
+#include "cli/help.h"
+#include "options/command_line.h"
 
 TEST_CASE("docs/cli.md contains the generated option table") {
   std::ifstream in(std::string(CTRLSCHED_SOURCE_DIR) + "/docs/cli.md");

@@ -2,7 +2,7 @@
 // tally of a batch, and the text and JSON renderings (confirm.h).
 #include <catch2/catch.hpp>
 
-#include "confirm.h"
+#include "localize/confirm.h"
 
 using namespace ctrlsched::driver;
 

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "ctrlsched/prng.h"
-#include "ddmin.h"
+#include "modes/ddmin.h"
 
 using ctrlsched::driver::Configuration;
 using ctrlsched::driver::ddmin;

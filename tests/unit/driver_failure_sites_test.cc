@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "failure_sites.h"
+#include "localize/failure_sites.h"
 
 using namespace ctrlsched::driver;
 

@@ -2,9 +2,9 @@
 // the pieces that make the report independent of -j and pasteable into a shell.
 #include <catch2/catch.hpp>
 
-#include "grouping.h"
-#include "shell_quote.h"
-#include "stop_after.h"
+#include "report/grouping.h"
+#include "report/shell_quote.h"
+#include "runs/stop_after.h"
 
 using namespace ctrlsched::driver;
 

@@ -3,7 +3,7 @@
 
 #include <map>
 
-#include "interleaving.h"
+#include "report/interleaving.h"
 
 using namespace ctrlsched;
 

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "child_launch.h"
-#include "symbolizer.h"
+#include "report/symbolizer.h"
+#include "runs/child_launch.h"
 
 using namespace ctrlsched::driver;
 

@@ -6,8 +6,8 @@
 
 #include "ctrlsched/block_spectra.h"
 #include "ctrlsched/falcon_patterns.h"
-#include "falcon_summary.h"
-#include "spectra_summary.h"
+#include "localize/falcon_summary.h"
+#include "localize/spectra_summary.h"
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;

@@ -1,7 +1,7 @@
 // Locon's driver side: run results → procedure input, findings → text and JSON.
 #include <catch2/catch.hpp>
 
-#include "locon_report.h"
+#include "localize/locon_report.h"
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;

@@ -5,8 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "cli/help.h"
 #include "exit_codes.h"
-#include "options.h"
+#include "options/command_line.h"
 
 using namespace ctrlsched::driver;
 using ctrlsched::PointsMode;

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <memory>
 
-#include "outcome.h"
+#include "runs/outcome.h"
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;

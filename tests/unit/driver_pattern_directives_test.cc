@@ -1,7 +1,7 @@
 // Suspected patterns become forced orders with the right accesses and thread roles.
 #include <catch2/catch.hpp>
 
-#include "pattern_directives.h"
+#include "localize/pattern_directives.h"
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;

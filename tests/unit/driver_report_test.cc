@@ -2,9 +2,9 @@
 // a Report, plus the tail of captured output.
 #include <catch2/catch.hpp>
 
-#include "capture_file.h"
-#include "json_report.h"
-#include "summary.h"
+#include "report/json_report.h"
+#include "report/summary.h"
+#include "runs/capture_file.h"
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;

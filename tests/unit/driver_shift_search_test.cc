@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "shift_search.h"
+#include "modes/shift_search.h"
 
 using namespace ctrlsched;
 using driver::Preemptions;

@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "exit_codes.h"
-#include "options.h"
-#include "shrink.h"
+#include "modes/shrink.h"
+#include "options/command_line.h"
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "exit_codes.h"
-#include "target_check.h"
+#include "runs/target_check.h"
 
 using namespace ctrlsched::driver;
 

@@ -14,13 +14,13 @@
 #include <string>
 #include <vector>
 
-#include "child_launch.h"
 #include "ctrlsched/localize/dump.h"
 #include "exit_codes.h"
 #include "localize_trace_builder.h"
-#include "options.h"
-#include "symbolizer.h"
-#include "trace.h"
+#include "modes/trace.h"
+#include "options/command_line.h"
+#include "report/symbolizer.h"
+#include "runs/child_launch.h"
 
 using namespace ctrlsched::driver;
 using ctrlsched::EventKind;

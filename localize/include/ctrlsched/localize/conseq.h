@@ -6,7 +6,7 @@
 //    read before the site). Two selections:
 //    - critical_reads_in_functions(): a passing run. Failure-site functions are the functions
 //      whose code calls __assert_fail, abort, exit, ... or a function the user named (found
-//      statically by the driver, scheduler/driver/failure_sites.h). In every activation of such
+//      statically by the driver, scheduler/driver/localize/failure_sites.h). In every activation of such
 //      a function (FuncEntry whose function site lies in the function, up to its matching
 //      FuncExit or the thread's last event) the last `max_distance` shared reads the thread
 //      performed, callees included, are critical; distance k = the k-th last. A read in several

@@ -1,0 +1,179 @@
+// Directed batches and confirmation of suspected patterns (see confirm.h, docs/forcing.md).
+#include "localize/confirm.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "report/shell_quote.h"
+#include "runs/calibration.h"
+#include "runs/run_collect.h"
+#include "runs/run_record_region.h"
+#include "runs/schedule_store.h"
+
+namespace ctrlsched::driver {
+namespace {
+
+// "2.3%", "0%", "100%": one decimal below 10%, none above, none for whole numbers.
+std::string percent(double rate) {
+  const double p = std::clamp(rate, 0.0, 1.0) * 100.0;
+  char text[32];
+  if (p == static_cast<double>(static_cast<long>(p)) || p >= 10.0) {
+    std::snprintf(text, sizeof text, "%.0f%%", p);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f%%", p);
+  }
+  return text;
+}
+
+std::string other_failures(std::uint64_t n) {
+  return std::to_string(n) + (n == 1 ? " other failure" : " other failures");
+}
+
+std::string forced_schedule_name(std::uint64_t seed, std::uint64_t hash) {
+  return "forced-" + std::to_string(seed) + "-" + format_hash(hash) + ".sched";
+}
+
+}  // namespace
+
+std::vector<DirectedRun> run_directed(const LaunchTarget& target, const DirectedBatch& batch,
+                                      const ClassifyContext& context, const std::string& target_name,
+                                      const DirectedRecordFn& on_record) {
+  RunSpec base = batch.base;
+  if (base.strategy == StrategyKind::Pct && base.pct_steps == 0)
+    base.pct_steps = calibrate_pct_steps(target, base, batch.timeout_seconds, target_name);
+  std::vector<std::optional<DirectedRun>> slots(static_cast<std::size_t>(batch.seeds));
+  PoolOptions options;
+  options.jobs = static_cast<unsigned>(std::clamp<std::uint64_t>(batch.jobs, 1, std::max<std::uint64_t>(batch.seeds, 1)));
+  options.timeout = std::chrono::duration<double>(batch.timeout_seconds);
+  options.capture_output = true;
+  WorkerPool pool(target, options);
+  pool.run(
+      batch.seeds,
+      [&](std::uint64_t index) {
+        RunSpec spec = base;
+        spec.seed = base.seed + index;
+        RunJob job{run_config_for(spec), {}};
+        job.config.collectors |= batch.collectors;
+        job.config.force = batch.directive;
+        return job;
+      },
+      [&](const FinishedRun& run) {
+        RunSpec spec = base;
+        spec.seed = base.seed + run.index;
+        DirectedRun directed;
+        directed.result = collect_result(run, spec, context, target_name);
+        const RunRecord& record = run.region.record();
+        directed.force = record.force;
+        if (batch.keep_failing_schedules && directed.result.failed()) {
+          std::string problem;
+          directed.schedule = recorded_schedule(run.region, directed.result.handle, &problem);
+        }
+        if (on_record) on_record(run.index, record, directed.result);
+        slots[static_cast<std::size_t>(run.index)] = std::move(directed);
+        return true;
+      });
+  std::vector<DirectedRun> runs;
+  runs.reserve(slots.size());
+  for (auto& slot : slots) runs.push_back(std::move(*slot));
+  return runs;
+}
+
+FailureIdentity failure_identity(const RunResult& failing_run) {
+  FailureIdentity id;
+  id.kind = failing_run.kind;
+  id.signature = failing_run.failure ? failing_run.failure->signature : std::string(to_string(failing_run.kind));
+  return id;
+}
+
+bool same_failure(const RunResult& run, const FailureIdentity& original) {
+  if (!run.failed() || run.kind != original.kind) return false;
+  return failure_identity(run).signature == original.signature;
+}
+
+ConfirmationResult tally_confirmation(const std::vector<DirectedRun>& runs, const FailureIdentity& original,
+                                      double baseline_rate) {
+  ConfirmationResult c;
+  c.baseline_rate = baseline_rate;
+  for (const DirectedRun& run : runs) {
+    ++c.forced_runs;
+    if (run.force.completed) ++c.completed;
+    if (same_failure(run.result, original)) {
+      // A run that failed before the order was complete shows that holding a thread can make
+      // the test fail (e.g. main held before it publishes), not that this order does.
+      if (!run.force.completed) {
+        ++c.failed_incomplete;
+        continue;
+      }
+      ++c.failed;
+      if (!c.failing_seed) c.failing_seed = run.result.seed;  // runs are in seed order
+    } else if (run.result.failed()) {
+      ++c.failed_other;
+    }
+  }
+  c.refuted = c.failed == 0;
+  return c;
+}
+
+ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& request,
+                           const ClassifyContext& context, const std::string& target_name) {
+  DirectedBatch batch = request.batch;
+  batch.keep_failing_schedules = request.save_dir.has_value();
+  const std::vector<DirectedRun> runs = run_directed(target, batch, context, target_name);
+  FailureIdentity original = request.original;
+  if (request.adopt_first_failure) {
+    const auto failed = std::find_if(runs.begin(), runs.end(), [](const DirectedRun& r) { return r.result.failed(); });
+    if (failed != runs.end()) original = failure_identity(failed->result);
+  }
+  ConfirmationResult c = tally_confirmation(runs, original, request.baseline_rate);
+  if (!c.failing_seed || !request.save_dir) return c;
+  const DirectedRun& first = runs[static_cast<std::size_t>(*c.failing_seed - batch.base.seed)];
+  if (!first.schedule) {
+    c.save_problem = "the forced run's decision log could not be read back";
+    return c;
+  }
+  if (const std::string warning = ScheduleStore(*request.save_dir).prepare(); !warning.empty()) {
+    c.save_problem = warning;
+    return c;
+  }
+  const std::filesystem::path path = *request.save_dir / forced_schedule_name(*c.failing_seed, first.schedule->hash);
+  if (std::string problem = write_schedule_file(path, *first.schedule); !problem.empty()) {
+    c.save_problem = std::move(problem);
+    return c;
+  }
+  c.schedule_path = path.string();
+  std::vector<std::string> words = {"ctrlsched", "replay", "--schedule", c.schedule_path, request.test.target};
+  words.insert(words.end(), request.test.args.begin(), request.test.args.end());
+  c.replay_command = shell_join(words);
+  return c;
+}
+
+std::string render_confirmation(std::size_t rank, const ConfirmationResult& c) {
+  const std::string head = "forcing #" + std::to_string(rank) + " ";
+  const std::string of = std::to_string(c.forced_runs);
+  if (!c.refuted) {
+    std::string line = head + "fails " + std::to_string(c.failed) + "/" + of + " (baseline " + percent(c.baseline_rate) + ")";
+    if (c.failed_other > 0) line += ", " + other_failures(c.failed_other);
+    return line;
+  }
+  std::string line = head + "refuted: forcing never fails";
+  if (c.failed_other > 0) line += " this way";
+  line += " (0/" + of;
+  if (c.failed_other > 0) line += ", " + other_failures(c.failed_other);
+  line += ", order achieved in " + std::to_string(c.completed) + ")";
+  return line;
+}
+
+nlohmann::json confirmation_json(const ConfirmationResult& c) {
+  nlohmann::json j = {{"forced_runs", c.forced_runs}, {"failed", c.failed},
+                      {"failed_incomplete", c.failed_incomplete}, {"failed_other", c.failed_other}, {"completed", c.completed},
+                      {"baseline_rate", c.baseline_rate}, {"refuted", c.refuted}};
+  if (c.failing_seed) j["failing_seed"] = *c.failing_seed;
+  if (!c.replay_command.empty()) {
+    j["schedule"] = c.schedule_path;
+    j["replay"] = c.replay_command;
+  }
+  return j;
+}
+
+}  // namespace ctrlsched::driver

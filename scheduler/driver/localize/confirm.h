@@ -1,0 +1,104 @@
+// Directed runs from the driver: run_directed runs a batch of seeds with a ForceDirective and/or
+// extra collectors and hands each run record to the caller (SCURF's directed exploration reads
+// its spectra summary there); confirm forces one suspected pattern over M seeds and says whether
+// it reproduces the original failure ("forcing #1 fails 20/20 (baseline 2.3%)") or is refuted.
+// Rules: docs/forcing.md.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ctrlsched/force_directive.h"
+#include "ctrlsched/run_record.h"
+#include "ctrlsched/run_spec.h"
+#include "ctrlsched/schedule.h"
+#include "report/grouping.h"
+#include "runs/outcome.h"
+#include "runs/run_result.h"
+#include "runs/worker_pool.h"
+
+namespace ctrlsched::driver {
+
+inline constexpr std::uint64_t kDefaultConfirmSeeds = 20;
+
+struct DirectedBatch {
+  RunSpec base;                  // strategy and settings; runs seeds base.seed .. base.seed+seeds-1
+  std::uint64_t seeds = kDefaultConfirmSeeds;
+  ForceDirective directive{};    // kind None: plain runs (e.g. only to collect)
+  std::uint32_t collectors = 0;  // extra kCollect* bits for every run
+  unsigned jobs = 1;
+  double timeout_seconds = 10.0;
+  bool keep_failing_schedules = false;  // fill DirectedRun::schedule for failing runs
+};
+
+struct DirectedRun {
+  RunResult result;
+  ForceOutcome force{};              // RunRecord::force of the run
+  std::optional<Schedule> schedule;  // failing runs, when asked and the log was complete
+};
+
+// Called once per finished run, in completion order, while its record is still mapped.
+using DirectedRecordFn = std::function<void(std::uint64_t index, const RunRecord& record, const RunResult& result)>;
+
+// Runs the batch through a WorkerPool; results in seed order. PCT with pct_steps 0 is calibrated
+// first. `target_name` names the test in errors. Throws DriverError like seeds mode does.
+std::vector<DirectedRun> run_directed(const LaunchTarget& target, const DirectedBatch& batch,
+                                      const ClassifyContext& context, const std::string& target_name,
+                                      const DirectedRecordFn& on_record = {});
+
+// The failure a pattern is suspected to cause: a forced run "fails the same way" when its
+// outcome kind and failure signature (kind + site, failure_details.h) are equal to these.
+struct FailureIdentity {
+  OutcomeKind kind = OutcomeKind::Assertion;
+  std::string signature;
+};
+FailureIdentity failure_identity(const RunResult& failing_run);
+bool same_failure(const RunResult& run, const FailureIdentity& original);
+
+struct ConfirmRequest {
+  DirectedBatch batch;           // directive + seeds (default 20 from base.seed)
+  FailureIdentity original;
+  double baseline_rate = 0;      // failing fraction of the plain runs, 0..1
+  TestCommand test;              // for the replay command
+  std::optional<std::filesystem::path> save_dir;  // where the forced failing schedule goes
+  // No failure was seen without forcing (a ConSeq prediction from a passing run): the failure of
+  // the lowest failing forced seed becomes `original`, and the others are compared with it.
+  bool adopt_first_failure = false;
+};
+
+struct ConfirmationResult {
+  std::uint64_t forced_runs = 0;
+  std::uint64_t failed = 0;        // failed the same way as the original, with the order complete
+  std::uint64_t failed_incomplete = 0;  // failed the same way before the forced order completed:
+                                        // the holds, not the order, made it fail (not evidence)
+  std::uint64_t failed_other = 0;  // failed, but another way
+  std::uint64_t completed = 0;     // the forced order happened completely
+  double baseline_rate = 0;
+  bool refuted = false;            // no forced run failed the same way
+  std::optional<std::uint64_t> failing_seed;  // lowest seed that failed the same way
+  std::string schedule_path;       // its saved schedule ("" if none or not saved)
+  std::string replay_command;      // "ctrlsched replay --schedule <file> <test> <args>"
+  std::string save_problem;        // why the schedule was not saved, if it was not
+};
+
+// The counts of a finished batch (pure; confirm() = run_directed + this + saving).
+ConfirmationResult tally_confirmation(const std::vector<DirectedRun>& runs, const FailureIdentity& original,
+                                      double baseline_rate);
+
+ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& request,
+                           const ClassifyContext& context, const std::string& target_name);
+
+// "forcing #1 fails 20/20 (baseline 2.3%)" or
+// "forcing #2 refuted: forcing never fails (0/20, order achieved in 18)".
+std::string render_confirmation(std::size_t rank, const ConfirmationResult& c);
+// {"forced_runs", "failed", "failed_incomplete", "failed_other", "completed", "baseline_rate",
+//  "refuted"[, "replay"]}
+nlohmann::json confirmation_json(const ConfirmationResult& c);
+
+}  // namespace ctrlsched::driver

@@ -1,0 +1,109 @@
+// Reading and rendering Falcon patterns (see falcon_summary.h).
+#include "localize/falcon_summary.h"
+
+#include <cstdio>
+
+#include "ctrlsched/falcon_patterns.h"
+#include "runs/collector_summary.h"
+
+namespace ctrlsched::driver {
+
+std::optional<localize::FalconRun> read_falcon_run(const RunRecord& record, bool failed, const RecordNames& names) {
+  const auto* summary =
+      collector_summary<FalconPatternSummary>(record, kCollectFalcon, kFalconOffset, kFalconPatternsMagic);
+  if (summary == nullptr) return std::nullopt;
+  localize::FalconRun run;
+  run.failed = failed;
+  run.dropped = summary->dropped;
+  const std::uint32_t used = std::min(summary->used, kMaxFalconPatterns);
+  for (std::uint32_t i = 0; i < used; ++i) {
+    const FalconPatternEntry& e = summary->patterns[i];
+    if (e.kind >= kFalconKinds) continue;
+    localize::FalconSighting s;
+    s.id.kind = static_cast<FalconKind>(e.kind);
+    s.id.sites = {e.sites[0], e.sites[1], falcon_kind_length(s.id.kind) == 3 ? e.sites[2] : 0};
+    s.count = e.count;
+    s.location = e.location;
+    s.location_name = names.data(e.location);
+    s.threads = {e.threads[0], e.threads[1]};
+    run.patterns.push_back(std::move(s));
+  }
+  return run;
+}
+
+namespace {
+
+std::string score_text(double score) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%.2f", score);
+  return text;
+}
+
+std::string location_text(const localize::FalconSighting& s, const RecordNames& names) {
+  return s.location_name.empty() ? names.location(s.location) : s.location_name;
+}
+
+// Role of access i of a pattern: the middle access of a triple and the second of a pair are role 2.
+int role_of(std::uint32_t i) { return i == 1 ? 2 : 1; }
+
+bool writes(FalconKind kind, std::uint32_t i) { return falcon_kind_name(kind)[3 * i] == 'W'; }
+
+}  // namespace
+
+std::vector<std::string> render_falcon_text(const localize::FalconRanking& ranking, const RecordNames& names,
+                                            std::size_t limit) {
+  std::vector<std::string> lines;
+  for (const localize::RankedFalconPattern& p : ranking.patterns) {
+    if (limit != 0 && lines.size() == limit) break;
+    char head[48];
+    std::snprintf(head, sizeof head, "%3u  %s  %-8s  ", p.rank, score_text(p.score).c_str(),
+                  falcon_kind_name(p.id.kind));
+    std::string line = head + location_text(p.example, names) + "  ";
+    for (std::uint32_t i = 0; i < falcon_kind_length(p.id.kind); ++i) {
+      if (i) line += " → ";
+      line += names.site(p.id.sites[i]);
+      if (role_of(i) == 2) line += " [T" + std::to_string(p.example.threads[1]) + "]";
+    }
+    line += "   failing " + std::to_string(p.failed) + "/" + std::to_string(ranking.total_failed) + " · passing " +
+            std::to_string(p.passed) + "/" + std::to_string(ranking.total_passed);
+    if (p.tied > 1) line += " · " + std::to_string(p.tied) + " tied";
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+nlohmann::ordered_json falcon_json(const localize::FalconRanking& ranking, const RecordNames& names) {
+  using Json = nlohmann::ordered_json;
+  Json root;
+  root["score"] = std::string(localize::to_string(ranking.score));
+  root["runs"] = ranking.runs;
+  root["failing"] = ranking.total_failed;
+  root["passing"] = ranking.total_passed;
+  root["dropped"] = ranking.dropped;
+  Json patterns = Json::array();
+  for (const localize::RankedFalconPattern& p : ranking.patterns) {
+    Json j;
+    j["rank"] = p.rank;
+    j["tied"] = p.tied;
+    j["score"] = p.score;
+    j["kind"] = falcon_kind_name(p.id.kind);
+    j["location"] = location_text(p.example, names);
+    Json accesses = Json::array();
+    for (std::uint32_t i = 0; i < falcon_kind_length(p.id.kind); ++i) {
+      const int role = role_of(i);
+      accesses.push_back(Json{{"access", writes(p.id.kind, i) ? "W" : "R"},
+                              {"role", role},
+                              {"site", names.site(p.id.sites[i])},
+                              {"thread", p.example.threads[static_cast<std::size_t>(role - 1)]}});
+    }
+    j["accesses"] = std::move(accesses);
+    j["failed"] = p.failed;
+    j["passed"] = p.passed;
+    j["occurrences"] = p.occurrences;
+    patterns.push_back(std::move(j));
+  }
+  root["patterns"] = std::move(patterns);
+  return root;
+}
+
+}  // namespace ctrlsched::driver

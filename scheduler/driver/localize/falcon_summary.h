@@ -1,0 +1,33 @@
+// Falcon patterns on the driver's side: a run's summary (ctrlsched/falcon_patterns.h) read out
+// of its record into localize's FalconRun, and a ranking (ctrlsched/localize/falcon.h) rendered
+// as text lines and as JSON.
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ctrlsched/localize/falcon.h"
+#include "ctrlsched/run_record.h"
+#include "localize/record_names.h"
+
+namespace ctrlsched::driver {
+
+// nullopt if the collector was not asked for or did not start. Locations of globals are named
+// through `names` (location_name; "" for the heap).
+std::optional<localize::FalconRun> read_falcon_run(const RunRecord& record, bool failed, const RecordNames& names);
+
+// One line per pattern, at most `limit` (0 = all), in rank order:
+//   "  1  0.50  W1-W2-R1  x  a.c:7 t1 → a.c:12 t2 [T2] → a.c:8 t1   failing 1/1 · passing 1/3 · 4 tied"
+// The role-2 access carries the thread of the example occurrence; "· N tied" only when N > 1.
+std::vector<std::string> render_falcon_text(const localize::FalconRanking& ranking, const RecordNames& names,
+                                            std::size_t limit = 0);
+
+// {"score": "jaccard", "runs", "failing", "passing", "dropped", "patterns": [{"rank", "tied",
+//  "score", "kind", "location", "accesses": [{"access": "W", "role": 1, "site", "thread"}...],
+//  "failed", "passed", "occurrences"}]}
+nlohmann::ordered_json falcon_json(const localize::FalconRanking& ranking, const RecordNames& names);
+
+}  // namespace ctrlsched::driver

@@ -1,0 +1,392 @@
+// The localization pipeline of seeds mode (see localization.h and docs/localization.md).
+#include "localize/localization.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "localize/confirm.h"
+#include "localize/falcon_summary.h"
+#include "localize/locon_report.h"
+#include "localize/pattern_directives.h"
+#include "localize/predict.h"
+#include "localize/spectra_summary.h"
+
+namespace ctrlsched::driver {
+namespace {
+
+constexpr std::size_t kShownPatterns = 10;
+constexpr std::size_t kShownComponents = 8;
+constexpr std::uint64_t kSpectraSeedsPerDirective = 20;
+
+std::string percent_text(double fraction) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f%%", 100.0 * fraction);
+  return buffer;
+}
+
+bool same_directive(const ForceDirective& a, const ForceDirective& b) {
+  if (a.kind != b.kind || a.count != b.count) return false;
+  for (std::uint32_t i = 0; i < a.count; ++i) {
+    if (a.steps[i].site != b.steps[i].site || a.steps[i].access != b.steps[i].access ||
+        a.steps[i].role != b.steps[i].role) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A suspected pattern waiting to be forced, and what forcing it showed.
+struct Suspect {
+  ForceDirective directive{};
+  std::optional<ConfirmationResult> confirmation;
+  std::size_t same_as = SIZE_MAX;  // index of an earlier suspect with the same directive
+};
+
+class Confirmer {
+ public:
+  Confirmer(const LaunchTarget& target, const Report& report, const LocalizeSettings& settings,
+            const ClassifyContext& context, const std::string& target_name)
+      : target_(target), report_(report), settings_(settings), context_(context), target_name_(target_name) {
+    for (const RunResult& run : report.runs) {
+      if (run.failed()) {
+        original_ = failure_identity(run);
+        break;
+      }
+    }
+    baseline_ = report.runs.empty() ? 0.0
+                                    : static_cast<double>(report.failures()) / static_cast<double>(report.runs.size());
+  }
+
+  // Registers a pattern; returns its number for later lookup.
+  std::size_t add(const ForceDirective& directive) {
+    Suspect suspect;
+    suspect.directive = directive;
+    for (std::size_t i = 0; i < suspects_.size(); ++i) {
+      if (same_directive(suspects_[i].directive, directive)) suspect.same_as = i;
+    }
+    suspects_.push_back(suspect);
+    return suspects_.size() - 1;
+  }
+
+  void run_all() {
+    if (!settings_.confirm) return;
+    for (Suspect& s : suspects_) {
+      if (s.same_as != SIZE_MAX) continue;
+      ConfirmRequest request;
+      request.batch.base = report_.header.spec;
+      request.batch.base.seed = report_.header.seed_start;
+      request.batch.seeds = settings_.confirm_seeds;
+      request.batch.directive = s.directive;
+      request.batch.jobs = settings_.jobs;
+      request.batch.timeout_seconds = settings_.timeout_seconds;
+      request.batch.keep_failing_schedules = true;
+      request.original = original_.value_or(FailureIdentity{OutcomeKind::Pass, ""});
+      request.adopt_first_failure = !original_.has_value();
+      request.baseline_rate = baseline_;
+      request.test = report_.header.test;
+      if (!settings_.save_dir.empty()) request.save_dir = settings_.save_dir;
+      s.confirmation = confirm(target_, request, context_, target_name_);
+    }
+  }
+
+  const ConfirmationResult* result(std::size_t id) const {
+    const Suspect& s = suspects_[id];
+    const Suspect& owner = s.same_as == SIZE_MAX ? s : suspects_[s.same_as];
+    return owner.confirmation ? &*owner.confirmation : nullptr;
+  }
+
+  // The lines under a pattern: what forcing it showed, and how to replay a forced failure.
+  std::string render(std::size_t id, const std::string& indent, const std::string& label = "") const {
+    const ConfirmationResult* c = result(id);
+    if (c == nullptr) return "";
+    // Without any failing seed, the first forced failure is the one the others are compared with.
+    const std::uint64_t failed = c->failed;
+    std::string text = indent + label + verdict_name(id) + ": forcing it fails " + std::to_string(failed) + "/" +
+                       std::to_string(c->forced_runs);
+    text += original_ ? " (baseline " + percent_text(c->baseline_rate) + ")" : " (no seed failed without forcing)";
+    if (c->failed_incomplete > 0) {
+      text += ", " + std::to_string(c->failed_incomplete) + " failed before the order was complete";
+    }
+    if (c->failed_other > 0) text += ", " + std::to_string(c->failed_other) + " failed another way";
+    if (failed == 0) text += ", order achieved in " + std::to_string(c->completed);
+    text += "\n";
+    if (!c->replay_command.empty() && failed > 0) text += indent + "  replay: " + c->replay_command + "\n";
+    return text;
+  }
+
+  // confirmed: forcing brings the failure back in at least half of the runs, more often than
+  // without forcing; refuted: never; inconclusive: in between (docs/localization.md).
+  std::string verdict_name(std::size_t id) const {
+    const ConfirmationResult* c = result(id);
+    if (c == nullptr || c->forced_runs == 0) return "not forced";
+    const std::uint64_t failed = c->failed;
+    if (failed == 0) return "refuted";
+    const double rate = static_cast<double>(failed) / static_cast<double>(c->forced_runs);
+    return rate >= 0.5 && rate > c->baseline_rate ? "confirmed" : "inconclusive";
+  }
+
+  nlohmann::json json(std::size_t id) const {
+    const ConfirmationResult* c = result(id);
+    if (c == nullptr) return nlohmann::json();
+    nlohmann::json j = confirmation_json(*c);
+    j["verdict"] = verdict_name(id);
+    return j;
+  }
+
+  bool failure_seen() const { return original_.has_value(); }
+
+ private:
+  const LaunchTarget& target_;
+  const Report& report_;
+  const LocalizeSettings& settings_;
+  const ClassifyContext& context_;
+  const std::string& target_name_;
+  std::optional<FailureIdentity> original_;
+  double baseline_ = 0;
+  std::vector<Suspect> suspects_;
+};
+
+}  // namespace
+
+void configure_localizing_run(RunConfig& config, const LocalizeSettings& settings) {
+  config.collectors |= kCollectAccessPairs | kCollectFalcon | kCollectSpectra;
+  config.falcon_window = settings.window;
+}
+
+void LocalizationData::add(std::uint64_t index, const RunRecord& record, bool failed, Symbolizer& symbolizer) {
+  if (record.instrumented) instrumented_ = true;
+  // Runs finish in any order (-j); the names come from the lowest seed's record, so the report
+  // does not depend on which run finished first.
+  if (!names_ || index < names_index_) {
+    names_.emplace(record, symbolizer.function(), [&symbolizer](const std::string& module, std::uint64_t offset) {
+      return symbolizer.data_symbol(module, offset);
+    });
+    names_index_ = index;
+  }
+  falcon_[static_cast<std::size_t>(index)] = read_falcon_run(record, failed, *names_);
+  spectra_[static_cast<std::size_t>(index)] = read_spectra_run(record, failed);
+}
+
+LocalizationReport run_localization(const LaunchTarget& target, const Report& report, const LocalizationData& data,
+                                    const LocalizeSettings& settings, const ClassifyContext& context,
+                                    const std::string& target_name) {
+  LocalizationReport out;
+  std::string& text = out.text;
+  nlohmann::ordered_json& json = out.json;
+  json["instrumented"] = data.instrumented();
+  if (!data.instrumented() || !data.names()) {
+    text += "Localization: no shared-memory access was recorded. Build the test with ctrlsched's "
+            "instrumentation (ctrlsched_instrument(), docs/instrumentation.md) to localize.\n";
+    return out;
+  }
+  const RecordNames& names = *data.names();
+  const std::vector<RunResult>& runs = report.runs;
+  const std::size_t reported = runs.size();
+  std::optional<std::size_t> first_failing;
+  for (std::size_t i = 0; i < reported; ++i) {
+    if (runs[i].failed()) {
+      first_failing = i;
+      break;
+    }
+  }
+  Confirmer confirmer(target, report, settings, context, target_name);
+
+  // 1. Falcon over every run, and over Locon's data set (one failure + passing runs) for comparison.
+  std::vector<localize::FalconRun> falcon_all;
+  for (std::size_t i = 0; i < reported; ++i) {
+    if (data.falcon()[i]) falcon_all.push_back(*data.falcon()[i]);
+  }
+  std::vector<std::size_t> locon_set;  // the failing run first, then the passing runs
+  if (first_failing) {
+    locon_set.push_back(*first_failing);
+    for (std::size_t i = 0; i < reported && locon_set.size() <= settings.locon_passing; ++i) {
+      if (!runs[i].failed() && runs[i].access_pairs) locon_set.push_back(i);
+    }
+  }
+  const localize::FalconRanking falcon = rank_falcon(falcon_all, settings.score);
+  std::vector<std::size_t> falcon_suspects;
+  if (first_failing) {
+    for (const auto& pattern : falcon.patterns) {
+      // Zero-scored patterns (never in a failing run) are forced too when they make the top:
+      // forcing refutes them explicitly instead of leaving a bare 0.00 without a verdict.
+      if (falcon_suspects.size() == settings.top) break;
+      falcon_suspects.push_back(confirmer.add(falcon_directive(pattern.id)));
+    }
+  }
+
+  // 2. Locon on one failing run.
+  std::vector<localize::locon::Finding> findings;
+  std::optional<std::size_t> locon_suspect;
+  std::vector<RunResult> locon_runs;
+  if (first_failing) {
+    for (std::size_t i : locon_set) locon_runs.push_back(runs[i]);
+    if (const auto input = locon_input(locon_runs, 0)) {
+      localize::locon::Options options;
+      options.procedure = settings.procedure;
+      findings = localize::locon::localize(input->failed, input->passing, options);
+      if (!findings.empty()) {
+        if (auto directive = locon_directive(findings.front())) locon_suspect = confirmer.add(*directive);
+      }
+    }
+  }
+
+  // 3. ConSeq: from a passing run when nothing failed (a warning before any failure), else from the
+  // first failing run's trace.
+  PredictSettings predict_settings;
+  predict_settings.failure_sites = settings.failure_sites;
+  predict_settings.max_distance = settings.max_distance;
+  predict_settings.hold_limit = kLocalizeHoldLimit;
+  RunSpec traced = report.header.spec;
+  traced.seed = first_failing ? runs[*first_failing].seed : report.header.seed_start;
+  const Prediction prediction =
+      predict_from_run(target, traced, settings.timeout_seconds, target_name, predict_settings);
+  std::vector<std::size_t> prediction_suspects;
+  const std::size_t predictions_to_force = first_failing ? 1 : settings.top;
+  for (const PredictedOrder& order : prediction.orders) {
+    if (prediction_suspects.size() == predictions_to_force) break;
+    prediction_suspects.push_back(confirmer.add(order.directive));
+  }
+
+  // 4. Block spectra: the runs so far, plus directed runs with --spectra.
+  std::vector<localize::SpectraRun> spectra_runs;
+  for (std::size_t i = 0; i < reported; ++i) {
+    if (data.spectra()[i]) spectra_runs.push_back(*data.spectra()[i]);
+  }
+  std::uint64_t directed_runs = 0, directed_failures = 0;
+  std::uint32_t levels_run = 0;
+  const std::uint32_t max_level = settings.spectra_levels;
+  const std::uint64_t budget = report.header.seeds_requested;
+  for (std::uint32_t level = 1; level <= max_level; ++level) {
+    const auto ranking = localize::rank_spectra(spectra_runs);
+    std::uint32_t failing_runs = 0;
+    for (const auto& run : spectra_runs) failing_runs += run.failed;
+    if (level > 1 && localize::spectra_significant(ranking, failing_runs)) break;
+    const std::vector<std::uint64_t> candidates = localize::spectra_candidates(spectra_runs);
+    if (candidates.empty()) break;
+    const std::uint64_t per_directive =
+        std::clamp<std::uint64_t>(budget / candidates.size(), 1, kSpectraSeedsPerDirective);
+    const auto plan = localize::plan_spectra_level(candidates, level, static_cast<std::uint32_t>(per_directive), budget);
+    ++levels_run;
+    for (const auto& planned : plan) {
+      DirectedBatch batch;
+      batch.base = report.header.spec;
+      batch.base.seed = report.header.seed_start;
+      batch.seeds = planned.seeds;
+      batch.directive = planned.directive;
+      batch.collectors = kCollectSpectra;
+      batch.jobs = settings.jobs;
+      batch.timeout_seconds = settings.timeout_seconds;
+      std::vector<std::optional<localize::SpectraRun>> batch_spectra(planned.seeds);
+      const auto results = run_directed(target, batch, context, target_name,
+                                        [&](std::uint64_t index, const RunRecord& record, const RunResult& result) {
+                                          batch_spectra[static_cast<std::size_t>(index)] =
+                                              read_spectra_run(record, result.failed());
+                                        });
+      for (std::size_t i = 0; i < results.size(); ++i) {
+        ++directed_runs;
+        directed_failures += results[i].result.failed();
+        if (batch_spectra[i]) spectra_runs.push_back(std::move(*batch_spectra[i]));
+      }
+    }
+    std::uint32_t failing_now = 0;
+    for (const auto& run : spectra_runs) failing_now += run.failed;
+    if (localize::spectra_significant(localize::rank_spectra(spectra_runs), failing_now)) break;
+  }
+  const auto spectra = localize::rank_spectra(spectra_runs);
+  std::uint32_t spectra_failing = 0;
+  for (const auto& run : spectra_runs) spectra_failing += run.failed;
+  const auto spectra_passing = static_cast<std::uint32_t>(spectra_runs.size()) - spectra_failing;
+
+  // 5. Force the suspects.
+  confirmer.run_all();
+
+  // Text.
+  text += "\nLocalization · " + std::to_string(reported) + " runs, " + std::to_string(report.failures()) +
+          " failing\n";
+  if (first_failing) {
+    text += "Most suspicious interleavings (Falcon, " + std::string(to_string(falcon.score)) + ", window " +
+            std::to_string(settings.window) + "; " + std::to_string(falcon.patterns.size()) + " patterns)\n";
+    const auto lines = render_falcon_text(falcon, names, kShownPatterns);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      text += lines[i] + "\n";
+      if (i < falcon_suspects.size()) text += confirmer.render(falcon_suspects[i], "        ");
+    }
+    if (falcon.patterns.empty()) text += "  (no pattern: no location was shared by two threads)\n";
+    text += "Access pairs (Locon: seed " + std::to_string(runs[*first_failing].seed) + " against " +
+            std::to_string(locon_set.size() - 1) + " passing runs)\n";
+    const SiteNames site_names_of_runs = site_names(locon_runs);
+    std::string block = findings_text(findings, site_names_of_runs);
+    text += block;
+    if (!block.empty() && block.back() != '\n') text += "\n";
+    if (locon_suspect) {
+      // Only the first finding is forced; with several, say which one the verdict belongs to.
+      const std::string indent = "        ";
+      std::string verdict = confirmer.render(*locon_suspect, indent);
+      if (findings.size() > 1 && !verdict.empty()) verdict.insert(indent.size(), "finding 1 ");
+      text += verdict;
+    }
+  } else {
+    text += "No seed failed: nothing to rank. Predicting harmful orders from a passing run instead.\n";
+  }
+  if (prediction.orders.empty() && prediction.problem.empty()) {
+    // Say so: silence would read as "ConSeq was not run" (e.g. a read that crashed before any
+    // write to its location leaves no write to reorder).
+    text += "ConSeq: no harmful write→read order predicted from " +
+            std::string(first_failing ? "the failing run " : "the passing run ") + prediction.handle + " (" +
+            std::to_string(prediction.critical_reads) + " critical reads)\n";
+  }
+  if (!prediction.orders.empty() || !prediction.problem.empty()) {
+    text += render_prediction(prediction);
+    if (!text.empty() && text.back() != '\n') text += "\n";
+    for (std::size_t i = 0; i < prediction_suspects.size(); ++i) {
+      text += confirmer.render(prediction_suspects[i], "        ", "#" + std::to_string(i + 1) + " ");
+    }
+  }
+  if (spectra_failing > 0) {
+    text += "Block spectra (SCURF, modified Ochiai; " + std::to_string(spectra_runs.size()) + " runs";
+    if (directed_runs > 0) {
+      text += " incl. " + std::to_string(directed_runs) + " directed runs (level " +
+              (levels_run > 1 ? "1-" + std::to_string(levels_run) : std::string("1")) + ", " +
+              std::to_string(directed_failures) + " failing)";
+    }
+    text += ")\n";
+    for (const std::string& line : render_spectra_text(spectra, spectra_failing, spectra_passing, names, kShownComponents))
+      text += line + "\n";
+  }
+
+  // JSON.
+  json["runs"] = reported;
+  json["failing"] = report.failures();
+  json["baseline_rate"] = reported ? static_cast<double>(report.failures()) / static_cast<double>(reported) : 0.0;
+  if (first_failing) {
+    nlohmann::ordered_json falcon_object = falcon_json(falcon, names);
+    for (std::size_t i = 0; i < falcon_suspects.size() && i < falcon_object["patterns"].size(); ++i) {
+      falcon_object["patterns"][i]["confirmation"] = confirmer.json(falcon_suspects[i]);
+    }
+    json["falcon"] = std::move(falcon_object);
+    std::vector<localize::FalconRun> falcon_locon_set;
+    for (std::size_t i : locon_set) {
+      if (data.falcon()[i]) falcon_locon_set.push_back(*data.falcon()[i]);
+    }
+    json["falcon_one_failure"] = falcon_json(rank_falcon(falcon_locon_set, settings.score), names);
+    nlohmann::ordered_json locon;
+    locon["failing_seed"] = runs[*first_failing].seed;
+    locon["passing_runs"] = locon_set.size() - 1;
+    locon["findings"] = findings_json(findings, site_names(locon_runs));
+    if (locon_suspect && !locon["findings"].empty()) locon["findings"][0]["confirmation"] = confirmer.json(*locon_suspect);
+    json["locon"] = std::move(locon);
+  }
+  nlohmann::ordered_json predicted = prediction_json(prediction);
+  for (std::size_t i = 0; i < prediction_suspects.size(); ++i) {
+    predicted["confirmations"].push_back(nlohmann::ordered_json(confirmer.json(prediction_suspects[i])));
+  }
+  json["prediction"] = std::move(predicted);
+  nlohmann::ordered_json spectra_object = spectra_json(spectra, spectra_failing, spectra_passing, names);
+  spectra_object["directed_runs"] = directed_runs;
+  spectra_object["directed_failing"] = directed_failures;
+  spectra_object["levels"] = levels_run;
+  json["spectra"] = std::move(spectra_object);
+  return out;
+}
+
+}  // namespace ctrlsched::driver

@@ -1,0 +1,67 @@
+#include "localize/pattern_directives.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+#include <vector>
+
+#include "ctrlsched/forcing.h"
+
+namespace ctrlsched::driver {
+namespace {
+
+ForceStep step(std::uint64_t site, bool write, std::uint8_t role) {
+  return force_step(site, write ? ForceAccess::Write : ForceAccess::Read, role);
+}
+
+}  // namespace
+
+ForceDirective falcon_directive(const localize::FalconPatternId& pattern, std::uint32_t hold_limit) {
+  // The kind's name spells the accesses: "R1-W2-R1" = read by role 1, write by role 2, ...
+  const std::string_view name = falcon_kind_name(pattern.kind);
+  ForceDirective d{};
+  d.kind = static_cast<std::uint32_t>(ForceKind::Order);
+  d.hold_limit = hold_limit;
+  const std::uint32_t length = falcon_kind_length(pattern.kind);
+  for (std::uint32_t i = 0; i < length; ++i) {
+    const char access = name[3 * i];
+    const char role = name[3 * i + 1];
+    d.steps[i] = step(pattern.sites[i], access == 'W', static_cast<std::uint8_t>(role - '1'));
+  }
+  d.count = length;
+  return d;
+}
+
+std::optional<ForceDirective> locon_directive(const localize::locon::Finding& finding, std::uint32_t hold_limit) {
+  using localize::locon::Level;
+  if (finding.pairs.empty()) return std::nullopt;
+  // Procedure II reports the culprit first and the partner the failed run has second; only the
+  // culprit is an order to force. Procedure III's two pairs are one pattern.
+  const std::size_t pairs =
+      finding.procedure == localize::locon::Procedure::III ? std::min<std::size_t>(finding.pairs.size(), 2) : 1;
+  const bool threads_known = finding.level != Level::Pc;
+  std::vector<std::uint32_t> role_threads;  // role r = role_threads[r]
+  auto role_of_thread = [&](std::uint32_t thread) {
+    for (std::size_t r = 0; r < role_threads.size(); ++r) {
+      if (role_threads[r] == thread) return static_cast<std::uint8_t>(r);
+    }
+    role_threads.push_back(thread);
+    return static_cast<std::uint8_t>(role_threads.size() - 1);
+  };
+  constexpr std::array<std::uint8_t, 4> kPcRoles = {0, 1, 1, 0};
+  ForceDirective d{};
+  d.kind = static_cast<std::uint32_t>(ForceKind::Order);
+  d.hold_limit = hold_limit;
+  for (std::size_t p = 0; p < pairs; ++p) {
+    const auto& pair = finding.pairs[p];
+    const std::array sides = {pair.head, pair.tail};
+    for (const auto& side : sides) {
+      const std::uint8_t role = threads_known ? role_of_thread(side.thread) : kPcRoles[d.count];
+      d.steps[d.count] = step(side.site, side.write, role);
+      d.steps[d.count++].location = static_cast<std::uint16_t>(p);  // procedure III: two locations
+    }
+  }
+  return d;
+}
+
+}  // namespace ctrlsched::driver

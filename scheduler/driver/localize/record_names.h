@@ -1,0 +1,45 @@
+// Names for the sites and data addresses of one run record, for the localization reports:
+// "bank.c:18 deposit" for a site, "balance" for a global. The module table is copied, so the
+// names outlive the record; runs of one binary share their module table (no address-space
+// randomization, deterministic loading), so one RecordNames serves a whole exploration.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ctrlsched/run_record.h"
+#include "runs/run_result.h"
+
+namespace ctrlsched::driver {
+
+// The global variable at a module-relative data offset ("counter", "table+16"), "" if none
+// (driver::Symbolizer::data_symbol).
+using DataSymbolFn = std::function<std::string(const std::string& module, std::uint64_t offset)>;
+
+class RecordNames {
+ public:
+  // Empty functions leave names raw ("module+0xoffset") and data unnamed.
+  RecordNames(const RunRecord& record, SymbolizeFn symbolize, DataSymbolFn data_symbol = {});
+
+  // "file:line function" of a site (a return address: looked up at site - 1), whichever parts
+  // are known; the raw frame when nothing is; "?" for site 0 or an unknown module.
+  std::string site(std::uint64_t site) const;
+  // The global holding `address` ("balance", "table+16"), or "" (heap, stack, unknown).
+  std::string data(std::uint64_t address) const;
+  // data(address), or the address in hex when it names no global.
+  std::string location(std::uint64_t address) const;
+
+ private:
+  struct Module {
+    std::string path;
+    std::uint64_t bias = 0;
+    std::uint64_t size = 0;
+  };
+  std::vector<Module> modules_;
+  SymbolizeFn symbolize_;
+  DataSymbolFn data_symbol_;
+};
+
+}  // namespace ctrlsched::driver

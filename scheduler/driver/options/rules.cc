@@ -1,0 +1,141 @@
+// The rules a parsed command line must follow: which options each mode accepts, which
+// combinations contradict each other, and the limits the rest of the system relies on. Split from
+// parse.cc (which turns text into values) so the rules read as one list.
+#include <limits>
+
+#include "exit_codes.h"
+#include "options/command_line.h"
+
+namespace ctrlsched::driver {
+namespace {
+
+// Must match run_spec.cc, which rejects deeper PCT handles.
+constexpr std::uint64_t kMaxDepth = 1000;
+constexpr std::uint64_t kMaxJobs = 1024;
+// Must match the shim's Falcon collector, which keeps windows of at most this many slots.
+constexpr std::uint64_t kMaxFalconWindow = 16;
+
+std::string dashed(std::string_view name) { return "--" + std::string(name); }
+
+bool is_given(const OptionsGiven& given, std::size_t index) {
+  const bool flags[] = {
+#define CTRLSCHED_OPTION(id, long_name, short_name, metavar, kind, def, scope, help) given.id,
+#include "options/options.def"
+#undef CTRLSCHED_OPTION
+  };
+  return flags[index];
+}
+
+// `trace --dump FILE` renders a file and runs nothing: only the dump's own options apply.
+void validate_dump(const CommandLine& cl) {
+  for (std::size_t i = 0; i < option_table().size(); ++i) {
+    if (is_given(cl.given, i) && option_table()[i].scope != OptionScope::Trace) {
+      usage_error(dashed(option_table()[i].long_name) +
+                  " cannot be combined with --dump (it renders a trace file and runs nothing)");
+    }
+  }
+  if (cl.handle || !cl.target.empty()) {
+    usage_error("--dump renders a trace file and runs nothing: give no handle or test program ('" +
+                (cl.handle ? *cl.handle : cl.target) + "')");
+  }
+}
+
+}  // namespace
+
+// Scope rules and option combinations, checked once the whole command line is known.
+void validate_command_line(const CommandLine& cl) {
+  const Options& o = cl.options;
+  const OptionsGiven& g = cl.given;
+  if (cl.mode == Mode::Trace && g.dump) {
+    validate_dump(cl);
+    return;
+  }
+  const bool fixed_run = cl.handle.has_value() || g.schedule;
+  const char* command = cl.mode == Mode::Trace ? "trace" : cl.mode == Mode::Shrink ? "shrink" : "replay";
+  for (std::size_t i = 0; i < option_table().size(); ++i) {
+    if (!is_given(g, i)) continue;
+    const std::string name = dashed(option_table()[i].long_name);
+    switch (option_table()[i].scope) {
+      case OptionScope::Seeds:
+        if (cl.mode != Mode::Seeds) usage_error(name + " cannot be used with 'ctrlsched " + command + "'");
+        break;
+      case OptionScope::Search:
+        if (cl.mode != Mode::Seeds && cl.mode != Mode::Shrink) {
+          usage_error(name + " cannot be used with 'ctrlsched " + command + "'");
+        }
+        break;
+      case OptionScope::Replay:
+        if (cl.mode == Mode::Seeds) {
+          usage_error(name + " is only valid with 'ctrlsched replay' or 'ctrlsched trace'");
+        }
+        break;
+      case OptionScope::Spec:
+        if (cl.mode != Mode::Seeds && fixed_run) {
+          usage_error(name + " cannot be combined with " +
+                      (g.schedule ? "--schedule" : "a handle") + ": it already fixes the run");
+        }
+        break;
+      case OptionScope::Trace:
+        if (cl.mode != Mode::Trace) usage_error(name + " is only valid with 'ctrlsched trace'");
+        break;
+      case OptionScope::Common:
+        break;
+    }
+  }
+  const std::string needs = std::string(command) +
+                            " needs a handle, --seed S or --schedule FILE before the test program" +
+                            (cl.mode == Mode::Trace ? " (or --dump FILE)" : "");
+  if (cl.mode != Mode::Seeds) {
+    if (g.seed && g.schedule) usage_error("give only one of --seed and --schedule");
+    if (!cl.handle && !g.seed && !g.schedule) usage_error(needs);
+  }
+  if (cl.target.empty()) {
+    if (cl.handle && (cl.handle->empty() || cl.handle->find('/') != std::string::npos ||
+                      cl.handle->find(':') == std::string::npos)) {
+      usage_error(needs + " ('" + *cl.handle + "' is not a handle)");
+    }
+    usage_error("missing the test program to run");
+  }
+  const bool localize_detail = g.window || g.score || g.procedure || g.spectra || g.failure_site ||
+                               g.max_distance || g.top || g.confirm_seeds || g.no_confirm;
+  if (localize_detail && !o.localize) {
+    usage_error("--window, --score, --procedure, --spectra, --failure-site, --max-distance, --top, "
+                "--confirm-seeds and --no-confirm only apply with --localize");
+  }
+  if (*o.window < 2 || *o.window > kMaxFalconWindow) {
+    usage_error("--window must be between 2 and " + std::to_string(kMaxFalconWindow));
+  }
+  if (o.failure_site && o.failure_site->find_first_not_of(",") == std::string::npos) {
+    usage_error("--failure-site needs at least one function name");
+  }
+  if (*o.strategy == StrategyKind::Pct && g.preemption_bound) {
+    usage_error("--preemption-bound only applies to --strategy random");
+  }
+  if (*o.strategy == StrategyKind::Random && (g.depth || g.pct_steps)) {
+    usage_error(std::string(g.depth ? "--depth" : "--pct-steps") + " only applies to --strategy pct");
+  }
+  if (*o.depth > kMaxDepth) usage_error("--depth must be at most " + std::to_string(kMaxDepth));
+  if (o.preemption_bound && *o.preemption_bound > std::numeric_limits<std::uint32_t>::max()) {
+    usage_error("--preemption-bound is too large");
+  }
+  if (o.jobs && *o.jobs > kMaxJobs) usage_error("--jobs must be at most " + std::to_string(kMaxJobs));
+  if (*o.seed_start > std::numeric_limits<std::uint64_t>::max() - (*o.seeds - 1)) {
+    usage_error("--seed-start + --seeds goes past the largest seed (2^64 - 1)");
+  }
+}
+
+RunSpec spec_from_options(const Options& options) {
+  RunSpec spec;
+  spec.strategy = *options.strategy;
+  spec.pct_depth = static_cast<std::uint32_t>(*options.depth);
+  spec.pct_steps = options.pct_steps.value_or(0);
+  if (spec.strategy == StrategyKind::Random && options.preemption_bound) {
+    spec.preemption_bound = static_cast<std::uint32_t>(*options.preemption_bound);
+  }
+  spec.spurious_wakeups = options.spurious_wakeups;
+  spec.points = *options.points;
+  spec.max_steps = *options.max_steps;
+  return spec;
+}
+
+}  // namespace ctrlsched::driver

@@ -1,0 +1,27 @@
+// Report assembly helpers (see report.h).
+#include "report/report.h"
+
+namespace ctrlsched::driver {
+
+void finish_report(Report& report) {
+  report.groups = group_failures(report.runs, report.header.test);
+  report.counts = count_outcomes(report.runs);
+}
+
+std::string strategy_text(const RunSpec& spec) {
+  std::string text;
+  if (spec.strategy == StrategyKind::Pct) {
+    text = "pct(d=" + std::to_string(spec.pct_depth) + ", k=" + std::to_string(spec.pct_steps) + ")";
+  } else if (spec.strategy == StrategyKind::Random && spec.preemption_bound) {
+    text = "random(pb=" + std::to_string(*spec.preemption_bound) + ")";
+  } else {
+    text = std::string(to_string(spec.strategy));
+  }
+  if (spec.spurious_wakeups) text += " · spurious wakeups";
+  if (spec.points == PointsMode::Sync) text += " · sync points";
+  if (spec.points == PointsMode::Accesses) text += " · access points";
+  if (spec.max_steps != kDefaultMaxSteps) text += " · max " + std::to_string(spec.max_steps) + " steps";
+  return text;
+}
+
+}  // namespace ctrlsched::driver

@@ -1,0 +1,50 @@
+// report/ — what the user reads about runs: the report of a seeds run and how it is rendered.
+//
+// Owns: the Report value (this file), failure groups and their replay commands (grouping), the
+// text summary and the JSON report, the progress line, symbolization with libdw (symbolizer),
+// shell quoting of printed commands, and the readable interleaving of a shrunk run.
+// May call: runs/ (its RunResult values) and the policy core. Renderers are pure functions of
+// their values: they start no process and read no run record.
+//
+// Everything a seeds run reports, gathered in one value: the header facts, the per-seed results
+// in seed order, the failure groups and the counts. summary.cc renders it as text, json_report.cc
+// as JSON; both are pure functions of this struct.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ctrlsched/run_spec.h"
+#include "report/grouping.h"
+#include "runs/run_result.h"
+
+namespace ctrlsched::driver {
+
+struct ReportHeader {
+  std::uint64_t seed_start = 0;
+  std::uint64_t seeds_requested = 0;
+  std::optional<std::uint64_t> stop_after;
+  bool stopped_early = false;  // --stop-after cut the seeds short
+  RunSpec spec;                // strategy and parameters (seed / hash unused)
+  bool pct_steps_calibrated = false;
+  double elapsed_seconds = 0;  // the only nondeterministic value
+  unsigned jobs = 1;
+  TestCommand test;
+};
+
+struct Report {
+  ReportHeader header;
+  std::vector<RunResult> runs;  // seed order, exactly the reported seeds
+  std::vector<FailureGroup> groups;
+  OutcomeCounts counts{};
+  std::uint64_t failures() const { return runs.size() - at(counts, OutcomeKind::Pass); }
+};
+
+// Fills groups and counts from runs.
+void finish_report(Report& report);
+
+// "pct(d=3, k=412)", "random", "random(pb=2)", plus ", spurious wakeups" / ", points=sync".
+std::string strategy_text(const RunSpec& spec);
+
+}  // namespace ctrlsched::driver

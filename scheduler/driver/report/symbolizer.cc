@@ -1,0 +1,162 @@
+// libdw offline symbolization with a per-module and per-frame cache (see symbolizer.h).
+#include "report/symbolizer.h"
+
+#include <cxxabi.h>
+#include <elfutils/libdwfl.h>
+
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+
+namespace ctrlsched::driver {
+namespace {
+
+std::string demangle(const char* name) {
+  if (!name) return {};
+  int status = 0;
+  char* demangled = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  if (status != 0 || !demangled) return name;
+  std::string text = demangled;
+  std::free(demangled);
+  return text;
+}
+
+std::string base_name(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+const Dwfl_Callbacks kCallbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+    .debuginfo_path = nullptr,
+};
+
+}  // namespace
+
+struct Symbolizer::Module {
+  Dwfl* dwfl = nullptr;
+  Dwfl_Module* module = nullptr;
+  GElf_Addr bias = 0;
+  ~Module() {
+    if (dwfl) dwfl_end(dwfl);
+  }
+};
+
+std::optional<ModuleOffset> parse_module_offset(std::string_view frame) {
+  const std::size_t plus = frame.rfind("+0x");
+  if (plus == std::string_view::npos || plus == 0) return std::nullopt;
+  const std::string_view digits = frame.substr(plus + 3);
+  ModuleOffset result;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), result.offset, 16);
+  if (digits.empty() || error != std::errc{} || end != digits.data() + digits.size()) return std::nullopt;
+  result.module = std::string(frame.substr(0, plus));
+  return result;
+}
+
+std::string format_location(const std::string& function, const std::string& file, std::uint32_t line) {
+  std::string where;
+  if (!file.empty()) where = base_name(file) + (line ? ":" + std::to_string(line) : "");
+  if (function.empty()) return where;
+  return where.empty() ? function : function + " (" + where + ")";
+}
+
+Symbolizer::Symbolizer() = default;
+Symbolizer::~Symbolizer() = default;
+
+Symbolizer::Module* Symbolizer::module(const std::string& path) {
+  if (auto it = modules_.find(path); it != modules_.end()) return it->second.get();
+  auto entry = std::make_unique<Module>();
+  entry->dwfl = dwfl_begin(&kCallbacks);
+  if (entry->dwfl) {
+    dwfl_report_begin(entry->dwfl);
+    entry->module = dwfl_report_offline(entry->dwfl, path.c_str(), path.c_str(), -1);
+    dwfl_report_end(entry->dwfl, nullptr, nullptr);
+    if (entry->module) {
+      GElf_Addr bias = 0;
+      if (dwfl_module_getelf(entry->module, &bias)) {
+        entry->bias = bias;
+      } else {
+        entry->module = nullptr;
+      }
+    }
+  }
+  Module* raw = entry.get();
+  modules_.emplace(path, std::move(entry));
+  return raw;
+}
+
+SourceLocation Symbolizer::symbolize(std::string_view frame) {
+  if (auto it = cache_.find(frame); it != cache_.end()) return it->second;
+  SourceLocation location = raw_location(frame);
+  if (const auto parsed = parse_module_offset(frame)) {
+    Module* m = module(parsed->module);
+    if (m && m->module) {
+      const GElf_Addr address = parsed->offset + m->bias;
+      GElf_Off symbol_offset = 0;
+      GElf_Sym symbol;
+      const char* name = dwfl_module_addrinfo(m->module, address, &symbol_offset, &symbol, nullptr, nullptr, nullptr);
+      location.function = demangle(name);
+      if (Dwfl_Line* line = dwfl_module_getsrc(m->module, address)) {
+        int line_number = 0;
+        if (const char* file = dwfl_lineinfo(line, nullptr, &line_number, nullptr, nullptr, nullptr)) {
+          location.file = file;
+          location.line = line_number > 0 ? static_cast<std::uint32_t>(line_number) : 0;
+        }
+      }
+      if (location.function.empty() && location.file.empty()) {
+        location.text = std::string(frame);  // nothing known: keep the raw frame
+      } else {
+        location.text = format_location(location.function, location.file, location.line);
+        if (location.file.empty()) location.text += " (" + base_name(parsed->module) + ")";
+      }
+    }
+  }
+  cache_.emplace(std::string(frame), location);
+  return location;
+}
+
+SourceLocation Symbolizer::symbolize(const std::string& module, std::uint64_t offset) {
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "+0x%llx", static_cast<unsigned long long>(offset));
+  return symbolize(module + hex);
+}
+
+std::string Symbolizer::data_symbol(const std::string& path, std::uint64_t offset) {
+  const auto key = std::make_pair(path, offset);
+  if (auto it = data_cache_.find(key); it != data_cache_.end()) return it->second;
+  std::string name;
+  Module* m = module(path);
+  if (m && m->module) {
+    GElf_Off symbol_offset = 0;
+    GElf_Sym symbol;
+    const char* found = dwfl_module_addrinfo(m->module, offset + m->bias, &symbol_offset, &symbol,
+                                             nullptr, nullptr, nullptr);
+    const int type = found ? GELF_ST_TYPE(symbol.st_info) : STT_NOTYPE;
+    // Only data symbols, and only when the address lies inside the object (libdw may answer
+    // with the nearest symbol below an address no symbol covers).
+    const bool data = type == STT_OBJECT || type == STT_TLS || type == STT_COMMON;
+    if (data && (symbol_offset < symbol.st_size || (symbol.st_size == 0 && symbol_offset == 0))) {
+      name = demangle(found);
+      if (symbol_offset != 0) name += "+" + std::to_string(symbol_offset);
+    }
+  }
+  data_cache_.emplace(key, name);
+  return name;
+}
+
+SymbolizeFn Symbolizer::function() {
+  return [this](std::string_view frame) { return symbolize(frame); };
+}
+
+localize::SymbolizedSite DumpSymbolizer::symbolize(const std::string& module_path, std::uint64_t offset) {
+  SourceLocation location = symbolizer_.symbolize(module_path, offset);
+  return {std::move(location.function), std::move(location.file), location.line};
+}
+
+std::string DumpSymbolizer::data_symbol(const std::string& module_path, std::uint64_t offset) {
+  return symbolizer_.data_symbol(module_path, offset);
+}
+
+}  // namespace ctrlsched::driver

@@ -1,0 +1,53 @@
+// Starting one test process under the shim: environment, process attributes, fork and exec.
+//
+// The child gets: the shim preloaded, the run record's descriptor, a deterministic heap
+// (GLIBC_TUNABLES), no address-space randomization, one CPU, its own process group (so a timeout
+// kills everything it spawned) and stdin from /dev/null. Everything that allocates happens before
+// fork(); between fork and exec the child only makes system calls.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace ctrlsched::driver {
+
+class RunRecordRegion;
+
+// Finds libctrlsched_shim.so: $CTRLSCHED_SHIM, else <exe dir>/../lib/ (build tree), else
+// <exe dir>/../lib/ctrlsched/ (installed). Throws DriverError(Internal) when it is missing.
+std::string locate_shim();
+
+// The child's environment: `parent` (NULL-terminated, like environ) with LD_PRELOAD prepended by
+// the shim, CTRLSCHED_RECORD_FD set, CTRLSCHED_TRACE_FD set when trace_fd >= 0 (ctrlsched trace)
+// and our malloc tunables appended to GLIBC_TUNABLES.
+std::vector<std::string> child_environment(const char* const* parent, const std::string& shim_path,
+                                           int record_fd, int trace_fd = -1);
+
+// What to execute, prepared once for all runs.
+struct LaunchTarget {
+  std::string path;               // resolved path passed to execve
+  std::vector<std::string> argv;  // argv[0] is the target as the user wrote it
+  std::string shim_path;
+};
+
+// Checks the target (target_check.h), finds the shim and builds what every run executes.
+// Throws DriverError.
+LaunchTarget prepare_launch(const std::string& target, const std::vector<std::string>& args);
+
+struct LaunchOptions {
+  int output_fd = -1;  // receives stdout+stderr; -1: inherit ours (replay)
+  int cpu = -1;        // pin to this CPU; -1: leave the affinity alone
+  int trace_fd = -1;   // the trace region's memfd (ctrlsched trace); inherited by the child only
+};
+
+// Forks and execs the target with `region` as its run record. Returns the child's pid (which is
+// also its process group id). Throws DriverError(Internal) if fork fails. If exec fails the child
+// exits with status 127 without writing anything.
+pid_t launch_child(const LaunchTarget& target, RunRecordRegion& region, const LaunchOptions& options);
+
+// CPUs this process may run on (for pinning worker i to cpus[i % size]).
+std::vector<int> allowed_cpus();
+
+}  // namespace ctrlsched::driver

@@ -1,0 +1,56 @@
+// The seeds loop (see seeds_loop.h).
+#include "runs/seeds_loop.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "runs/run_collect.h"
+#include "runs/stop_after.h"
+
+namespace ctrlsched::driver {
+
+SeedsLoopResult run_seeds_loop(const LaunchTarget& target, const SeedsLoopSettings& settings,
+                               const SeedsLoopHooks& hooks, const ClassifyContext& context,
+                               const std::string& target_name) {
+  const std::uint64_t count = settings.count;
+  std::vector<std::optional<RunResult>> results(static_cast<std::size_t>(count));
+  PrefixTracker tracker(count, settings.stop_after);
+  std::uint64_t done = 0, failures = 0;
+
+  PoolOptions pool_options;
+  pool_options.jobs = static_cast<unsigned>(std::min<std::uint64_t>(settings.jobs, count));
+  pool_options.timeout = std::chrono::duration<double>(settings.timeout_seconds);
+  pool_options.capture_output = true;
+  pool_options.tick = hooks.tick;
+  WorkerPool pool(target, pool_options);
+  pool.run(
+      count,
+      [&](std::uint64_t index) {
+        RunSpec spec = settings.spec;
+        spec.seed = settings.seed_start + index;
+        RunJob job{run_config_for(spec), {}};
+        if (hooks.configure) hooks.configure(index, job.config);
+        return job;
+      },
+      [&](const FinishedRun& run) {
+        RunSpec spec = settings.spec;
+        spec.seed = settings.seed_start + run.index;
+        RunResult result = collect_result(run, spec, context, target_name);
+        const bool failed = result.failed();
+        if (hooks.finished) hooks.finished(run, result);
+        results[static_cast<std::size_t>(run.index)] = std::move(result);
+        ++done;
+        failures += failed;
+        if (hooks.counted) hooks.counted(done, failures);
+        return !tracker.record(run.index, failed);
+      });
+
+  SeedsLoopResult out;
+  const std::uint64_t reported = tracker.reported_count();
+  out.stopped_early = tracker.stopped() && reported < count;
+  out.runs.reserve(static_cast<std::size_t>(reported));
+  for (std::uint64_t i = 0; i < reported; ++i) out.runs.push_back(std::move(*results[static_cast<std::size_t>(i)]));
+  return out;
+}
+
+}  // namespace ctrlsched::driver

@@ -1,0 +1,152 @@
+// The poll loop over pidfds that runs and times out test processes (see worker_pool.h).
+#include "runs/worker_pool.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+
+#include "exit_codes.h"
+#include "runs/stop_request.h"
+
+namespace ctrlsched::driver {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kTickMs = 100;
+
+int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
+
+[[noreturn]] void internal(const std::string& what) {
+  throw DriverError(ExitCode::Internal, what + ": " + std::strerror(errno));
+}
+
+}  // namespace
+
+WorkerPool::WorkerPool(LaunchTarget target, PoolOptions options)
+    : target_(std::move(target)), options_(std::move(options)) {
+  const std::vector<int> cpus = allowed_cpus();
+  slots_.resize(std::max(1u, options_.jobs));
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    if (options_.capture_output) slots_[i].capture.emplace();
+    if (!cpus.empty()) slots_[i].cpu = cpus[i % cpus.size()];
+  }
+}
+
+void WorkerPool::launch(Slot& slot, std::uint64_t index, RunJob job) {
+  slot.region.emplace();
+  slot.region->prepare(job.config, job.input_log);
+  if (slot.capture) slot.capture->reset();
+  LaunchOptions launch_options;
+  launch_options.output_fd = slot.capture ? slot.capture->fd() : -1;
+  launch_options.cpu = slot.cpu;
+  launch_options.trace_fd = job.trace_fd;
+  slot.pid = launch_child(target_, *slot.region, launch_options);
+  slot.pidfd = pidfd_open(slot.pid);
+  if (slot.pidfd < 0) {
+    const int saved = errno;
+    ::kill(-slot.pid, SIGKILL);
+    ::waitpid(slot.pid, nullptr, 0);
+    slot.pid = -1;
+    errno = saved;
+    internal("pidfd_open failed (ctrlsched needs Linux 5.3 or later)");
+  }
+  slot.index = index;
+  slot.timed_out = false;
+  const auto timeout = std::chrono::duration_cast<Clock::duration>(options_.timeout);
+  slot.deadline = Clock::now() + timeout;
+}
+
+int WorkerPool::reap(Slot& slot) {
+  // The child is a zombie now (its pidfd is readable), so its pid and process group id cannot
+  // be reused yet: kill whatever it left running in its group, then collect it.
+  if (slot.pid <= 0) return 0;
+  ::kill(-slot.pid, SIGKILL);
+  int status = 0;
+  while (::waitpid(slot.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  ::close(slot.pidfd);
+  slot.pid = -1;
+  slot.pidfd = -1;
+  return status;
+}
+
+void WorkerPool::kill_all() {
+  for (Slot& slot : slots_) {
+    if (slot.pid < 0) continue;
+    ::kill(-slot.pid, SIGKILL);
+    reap(slot);
+    slot.region.reset();
+  }
+}
+
+void WorkerPool::run(std::uint64_t count, const std::function<RunJob(std::uint64_t)>& make_job,
+                     const std::function<bool(const FinishedRun&)>& on_done) {
+  std::uint64_t next = 0;
+  bool stopping = false;
+  try {
+    for (;;) {
+      for (Slot& slot : slots_) {
+        if (stopping || next >= count) break;
+        if (slot.pid < 0) {
+          launch(slot, next, make_job(next));
+          ++next;
+        }
+      }
+      std::vector<pollfd> fds;
+      std::vector<Slot*> busy;
+      auto wait_until = Clock::time_point::max();
+      for (Slot& slot : slots_) {
+        if (slot.pid < 0) continue;
+        fds.push_back(pollfd{slot.pidfd, POLLIN, 0});
+        busy.push_back(&slot);
+        if (!slot.timed_out) wait_until = std::min(wait_until, slot.deadline);
+      }
+      if (busy.empty()) return;
+
+      int timeout_ms = options_.tick ? kTickMs : -1;
+      if (wait_until != Clock::time_point::max()) {
+        const double left = std::chrono::duration<double, std::milli>(wait_until - Clock::now()).count();
+        const int until_deadline = static_cast<int>(std::clamp(std::ceil(left), 0.0, 3.6e6));
+        timeout_ms = timeout_ms < 0 ? until_deadline : std::min(timeout_ms, until_deadline);
+      }
+      const int ready = ::poll(fds.data(), fds.size(), timeout_ms);
+      if (ready < 0 && errno != EINTR) internal("poll failed");
+      if (interrupted()) {
+        kill_all();
+        throw Interrupted();
+      }
+      const auto now = Clock::now();
+      for (std::size_t i = 0; i < busy.size(); ++i) {
+        Slot& slot = *busy[i];
+        if (slot.pid < 0) continue;  // killed by kill_all() earlier in this loop
+        if (ready > 0 && (fds[i].revents & (POLLIN | POLLHUP | POLLERR))) {
+          ChildExit exit{slot.timed_out, reap(slot)};
+          const FinishedRun finished{slot.index, *slot.region, exit,
+                                     slot.capture ? &*slot.capture : nullptr};
+          const bool go_on = on_done(finished);
+          slot.region.reset();
+          if (!go_on) {
+            stopping = true;
+            kill_all();
+          }
+        } else if (!slot.timed_out && now >= slot.deadline) {
+          ::kill(-slot.pid, SIGKILL);  // reported once its pidfd says it is gone
+          slot.timed_out = true;
+        }
+      }
+      if (options_.tick) options_.tick();
+    }
+  } catch (...) {
+    kill_all();
+    throw;
+  }
+}
+
+}  // namespace ctrlsched::driver

@@ -1,0 +1,92 @@
+// Runs many test processes in parallel and watches them: pidfd + poll for exits and per-run
+// wall-clock timeouts, a fixed number of slots (-j), one capture file per slot.
+//
+// Single-threaded on purpose: one poll loop over pidfds needs no locks and no SIGCHLD handler.
+// Results are handed over in completion order with their index; callers store them by index so
+// everything they report is in seed order, whatever -j is.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "ctrlsched/run_record.h"
+#include "runs/capture_file.h"
+#include "runs/child_launch.h"
+#include "runs/run_record_region.h"
+#include "runs/run_result.h"
+
+namespace ctrlsched::driver {
+
+// Everything one run needs besides the target.
+struct RunJob {
+  RunConfig config{};
+  std::vector<std::uint8_t> input_log;  // encoded decisions (replay / verify)
+  int trace_fd = -1;                    // trace region for the child (ctrlsched trace), not owned
+};
+
+struct FinishedRun {
+  std::uint64_t index;
+  const RunRecordRegion& region;
+  ChildExit exit;
+  const CaptureFile* capture;  // nullptr when output is not captured
+};
+
+struct PoolOptions {
+  unsigned jobs = 1;
+  std::chrono::duration<double> timeout{10.0};
+  bool capture_output = true;   // false: the test writes to our terminal (replay)
+  std::function<void()> tick;   // called at least every 100 ms while runs are in flight
+};
+
+class WorkerPool {
+ public:
+  WorkerPool(LaunchTarget target, PoolOptions options);
+
+  // Runs indices [0, count). make_job(i) is called in index order just before run i starts;
+  // on_done is called once per finished run, in completion order; when it returns false no new
+  // run starts and the runs still in flight are killed and never reported.
+  // Throws Interrupted after killing all children if a SIGINT/SIGTERM arrived.
+  void run(std::uint64_t count, const std::function<RunJob(std::uint64_t)>& make_job,
+           const std::function<bool(const FinishedRun&)>& on_done);
+
+ private:
+  struct Slot {
+    std::optional<CaptureFile> capture;
+    std::optional<RunRecordRegion> region;
+    pid_t pid = -1;
+    int pidfd = -1;
+    std::uint64_t index = 0;
+    std::chrono::steady_clock::time_point deadline;
+    bool timed_out = false;
+    int cpu = -1;
+  };
+  void launch(Slot& slot, std::uint64_t index, RunJob job);
+  int reap(Slot& slot);  // kills the rest of its process group, returns the wait status
+  void kill_all();
+
+  LaunchTarget target_;
+  PoolOptions options_;
+  std::vector<Slot> slots_;
+};
+
+// Runs one job on a pool of one slot and returns what finish() makes of it.
+template <typename Result>
+Result run_single(const LaunchTarget& target, const PoolOptions& options, RunJob job,
+                  const std::function<Result(const FinishedRun&)>& finish) {
+  WorkerPool pool(target, options);
+  std::optional<Result> result;
+  pool.run(
+      1, [&](std::uint64_t) { return std::move(job); },
+      [&](const FinishedRun& run) {
+        result = finish(run);
+        return true;
+      });
+  return std::move(*result);
+}
+
+}  // namespace ctrlsched::driver
