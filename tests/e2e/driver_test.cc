@@ -54,13 +54,14 @@ TEST_CASE("the JSON report has the documented keys, order and types", "[driver]"
   CHECK(report["schema"] == "ctrlsched-run/1");
 
   const Ordered& s = report["summary"];
-  CHECK(keys_of(s) == std::vector<std::string>{"seeds", "seeds_requested", "stopped_early", "failures", "elapsed_s",
+  CHECK(keys_of(s) == std::vector<std::string>{"seeds", "seeds_requested", "stopped_early", "interrupted", "failures", "elapsed_s",
                                                "strategy", "depth", "pct_steps", "pct_steps_calibrated",
                                                "preemption_bound", "max_steps", "points", "spurious_wakeups",
                                                "seed_start", "target", "args"});
   CHECK(s["seeds"] == 60);
   CHECK(s["seeds_requested"] == 60);
   CHECK(s["stopped_early"] == false);
+  CHECK(s["interrupted"] == false);
   CHECK(s["elapsed_s"].is_number());
   CHECK(s["strategy"] == "pct");
   CHECK(s["depth"] == 3);

@@ -6,6 +6,8 @@
 #include "report/summary.h"
 #include "runs/capture_file.h"
 
+#include <signal.h>
+
 using namespace ctrlsched;
 using namespace ctrlsched::driver;
 
@@ -133,4 +135,25 @@ TEST_CASE("output tails keep the last lines, cut at 2 KiB, and defuse control ch
   const std::string last = output_tail(many);
   CHECK(last.starts_with("line 30\n"));
   CHECK(last.ends_with("line 49"));
+}
+
+TEST_CASE("an interrupted run says so in its header and its JSON, with the seeds that finished") {
+  Report report = sample_report();
+  report.runs.erase(report.runs.begin());  // seed 0 was in flight when the signal came
+  report.header.stopped_early = true;
+  report.header.interrupted = true;
+  report.header.interrupt_signal = SIGINT;
+  finish_report(report);
+  const std::string text = render_summary(report, false);
+  CHECK(text.starts_with("ctrlsched: 2 of 3 seeds finished (INTERRUPTED by SIGINT) · pct(d=3, k=412)"));
+  CHECK(text.find("FAIL  1 seed (50.0%)") != std::string::npos);
+  const auto j = report_json(report);
+  CHECK(j["summary"]["seeds"] == 2);
+  CHECK(j["summary"]["stopped_early"] == true);
+  CHECK(j["summary"]["interrupted"] == true);
+  CHECK(j["runs"][0]["seed"] == 1);
+  CHECK(j["runs"][1]["seed"] == 2);
+  CHECK(report_json(sample_report())["summary"]["interrupted"] == false);
+  CHECK(signal_name(SIGTERM) == "SIGTERM");
+  CHECK(signal_name(SIGHUP) == "SIGHUP");
 }

@@ -11,7 +11,25 @@
 namespace ctrlsched::driver {
 namespace {
 
-void on_signal(int sig) { request_stop(sig); }
+// Async-signal-safe throughout: atomics, kill, sigaction, raise, _exit.
+void on_signal(int sig) {
+  if (!interrupted()) {
+    request_stop(sig);
+    return;
+  }
+  // Second signal: the user does not want to wait for the partial report.
+  kill_registered_children();
+  struct sigaction action {};
+  action.sa_handler = SIG_DFL;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(sig, &action, nullptr);
+  sigset_t this_signal;
+  sigemptyset(&this_signal);
+  sigaddset(&this_signal, sig);
+  ::sigprocmask(SIG_UNBLOCK, &this_signal, nullptr);  // blocked while its handler runs
+  ::raise(sig);
+  ::_exit(128 + sig);
+}
 
 }  // namespace
 

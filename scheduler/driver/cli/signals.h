@@ -1,6 +1,8 @@
-// Ctrl-C / SIGTERM / SIGHUP: the handlers only record the signal as a stop request
-// (runs/stop_request.h), which the worker pool acts on; once it has killed its runs, the command
-// dies of the same signal so that its parent sees how it ended.
+// Ctrl-C / SIGTERM / SIGHUP. The first signal only records a stop request
+// (runs/stop_request.h): the worker pool kills the runs in flight, a seeds run reports the seeds
+// that finished (marked interrupted) and writes its JSON report and saved schedules, then the
+// command dies of the same signal so that its parent sees how it ended. A second signal kills
+// the test processes in flight and the command at once, from the handler.
 #pragma once
 
 namespace ctrlsched::driver {

@@ -5,9 +5,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -16,10 +16,12 @@
 #include "report/progress.h"
 #include "report/summary.h"
 #include "report/symbolizer.h"
+#include "runs/atomic_file.h"
 #include "runs/calibration.h"
 #include "runs/child_launch.h"
 #include "runs/schedule_store.h"
 #include "runs/seeds_loop.h"
+#include "runs/stop_request.h"
 
 namespace ctrlsched::driver {
 namespace {
@@ -88,15 +90,18 @@ LocalizeSettings localize_settings(const Options& o, unsigned jobs) {
   return s;
 }
 
+std::uint64_t seed_of(const RunResult& run) { return run.seed; }
+std::uint64_t seed_of(std::uint64_t seed) { return seed; }
+
 }  // namespace
 
 ExitCode run_seeds(const CommandLine& cl) {
   const Options& o = cl.options;
   const LaunchTarget target = prepare_launch(cl.target, cl.args);
-  std::ofstream json_out;
-  if (o.json) {  // open it now: a typo in the path should not cost a whole exploration
-    json_out.open(*o.json, std::ios::trunc);
-    if (!json_out) usage_error("cannot write the --json file " + *o.json);
+  if (o.json) {  // check it now: a typo in the path should not cost a whole exploration
+    if (const std::string problem = check_writable(*o.json); !problem.empty()) {
+      usage_error("cannot write the --json file " + *o.json + ": " + problem);
+    }
   }
   const ScheduleStore store(*o.save_schedules);
   bool saving = !o.no_save;
@@ -163,17 +168,25 @@ ExitCode run_seeds(const CommandLine& cl) {
   progress.clear();
   header.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
-  const std::uint64_t reported = seeds.runs.size();
   header.stopped_early = seeds.stopped_early;
+  header.interrupted = seeds.interrupted;
+  if (seeds.interrupted) header.interrupt_signal = stop_signal();
   report.runs = std::move(seeds.runs);
   finish_report(report);
 
-  if (save_problem && save_problem->first < reported) {
+  // The reported seeds: a prefix (all, or up to --stop-after), or after a stop request every seed
+  // that finished. Schedules are saved for reported failures only.
+  const auto reported = [&](std::uint64_t index) {
+    const std::uint64_t seed = header.seed_start + index;
+    return std::binary_search(report.runs.begin(), report.runs.end(), seed,
+                              [](const auto& a, const auto& b) { return seed_of(a) < seed_of(b); });
+  };
+  if (save_problem && reported(save_problem->first)) {
     warn("seed " + std::to_string(header.seed_start + save_problem->first) + ": " + save_problem->second +
          "; schedule not saved");
   }
   for (const auto& [index, schedule] : kept) {
-    if (index >= reported) continue;
+    if (!reported(index)) continue;
     if (const std::string warning = store.save(header.seed_start + index, schedule); !warning.empty()) {
       warn(warning);
       break;
@@ -182,20 +195,31 @@ ExitCode run_seeds(const CommandLine& cl) {
 
   std::string text = render_summary(report, o.quiet);
   nlohmann::ordered_json json = report_json(report);
-  if (localization_data) {
+  if (localization_data && !header.interrupted) {
     std::fwrite(text.data(), 1, text.size(), stdout);  // the summary first: localizing takes a while
     std::fflush(stdout);
-    LocalizationReport localized = run_localization(target, report, *localization_data, localize, context, cl.target);
-    text = std::move(localized.text);
-    json["localization"] = std::move(localized.json);
+    try {
+      LocalizationReport localized = run_localization(target, report, *localization_data, localize, context, cl.target);
+      text = std::move(localized.text);
+      json["localization"] = std::move(localized.json);
+    } catch (const Interrupted&) {
+      // Every seed finished; the confirmation runs were cut short. The summary is out already.
+      text = "ctrlsched: localization INTERRUPTED by " + signal_name(stop_signal()) + "\n";
+      header.interrupted = true;
+      header.interrupt_signal = stop_signal();
+      json["summary"]["interrupted"] = true;
+    }
   }
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
   if (o.json) {
-    json_out << json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
-    json_out.flush();
-    if (!json_out) warn("writing the --json file " + *o.json + " failed");
+    const std::string content = json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+    if (const std::string problem = write_file_atomically(*o.json, content); !problem.empty()) {
+      warn("writing the --json file " + *o.json + " failed: " + problem);
+    }
   }
+  // Everything the finished seeds found is out; now die of the signal like any interrupted command.
+  if (header.interrupted) throw Interrupted();
   return report.failures() > 0 ? ExitCode::Failures : ExitCode::Ok;
 }
 

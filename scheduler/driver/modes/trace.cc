@@ -12,11 +12,13 @@
 #include <fstream>
 #include <iostream>
 #include <set>
+#include <sstream>
 
 #include "ctrlsched/localize/shared_locations.h"
 #include "ctrlsched/localize/trace_file.h"
 #include "ctrlsched/run_spec.h"
 #include "modes/replay.h"
+#include "runs/atomic_file.h"
 #include "runs/trace_region.h"
 
 namespace ctrlsched::driver {
@@ -27,14 +29,15 @@ std::string count(std::uint64_t n, const std::string& word) {
 }
 
 // Renders into `path`; a failure after the run is ours (disk full, ...), not the user's.
+// Written whole or not at all (runs/atomic_file.h).
 void write_dump(const std::string& path, const localize::Trace& trace, const Options& o) {
   Symbolizer symbolizer;
   DumpSymbolizer names(symbolizer);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw DriverError(ExitCode::Internal, "cannot create " + path + ": " + std::strerror(errno));
+  std::ostringstream out;
   localize::render_dump(trace, names, out, dump_options_from(o));
-  out.close();
-  if (!out) throw DriverError(ExitCode::Internal, "write error in " + path);
+  if (const std::string problem = write_file_atomically(path, out.str()); !problem.empty()) {
+    throw DriverError(ExitCode::Internal, problem);
+  }
 }
 
 ExitCode dump_trace_file(const Options& o) {
@@ -141,9 +144,11 @@ ExitCode run_trace(const CommandLine& cl) {
   const ExitCode code = run_replay(cl, std::move(plan), &tracing);
   if (!trace) throw DriverError(ExitCode::Internal, "the traced run finished without a record");
 
-  if (localize::Expected<void> written = localize::write_trace_file(trace_path, *trace); !written) {
-    throw DriverError(ExitCode::Internal, written.error());
-  }
+  const std::string trace_problem = replace_file_atomically(trace_path, [&](const std::filesystem::path& temporary) {
+    localize::Expected<void> written = localize::write_trace_file(temporary.string(), *trace);
+    return written ? std::string() : written.error();
+  });
+  if (!trace_problem.empty()) throw DriverError(ExitCode::Internal, trace_problem);
   write_dump(text_path, *trace, o);
   if (!o.quiet) {
     const std::string text = render_trace_summary(summarize_trace(*trace), trace_path, text_path);

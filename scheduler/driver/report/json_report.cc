@@ -33,6 +33,7 @@ nlohmann::ordered_json report_json(const Report& report) {
   summary["seeds"] = report.runs.size();
   summary["seeds_requested"] = h.seeds_requested;
   summary["stopped_early"] = h.stopped_early;
+  summary["interrupted"] = h.interrupted;
   summary["failures"] = report.failures();
   summary["elapsed_s"] = h.elapsed_seconds;
   summary["strategy"] = to_string(spec.strategy);

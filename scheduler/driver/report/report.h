@@ -25,7 +25,9 @@ struct ReportHeader {
   std::uint64_t seed_start = 0;
   std::uint64_t seeds_requested = 0;
   std::optional<std::uint64_t> stop_after;
-  bool stopped_early = false;  // --stop-after cut the seeds short
+  bool stopped_early = false;  // --stop-after or a stop request cut the seeds short
+  bool interrupted = false;    // a signal stopped the run: only the seeds that finished are reported
+  int interrupt_signal = 0;    // which (SIGINT, SIGTERM, SIGHUP), when interrupted
   RunSpec spec;                // strategy and parameters (seed / hash unused)
   bool pct_steps_calibrated = false;
   double elapsed_seconds = 0;  // the only nondeterministic value

@@ -2,6 +2,8 @@
 // in the header line, which --quiet leaves out.
 #include "report/summary.h"
 
+#include <signal.h>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -25,7 +27,10 @@ std::string percent(std::uint64_t part, std::uint64_t whole) {
 std::string header_line(const Report& report) {
   const ReportHeader& h = report.header;
   std::string line = "ctrlsched: ";
-  if (h.stopped_early) {
+  if (h.interrupted) {
+    line += std::to_string(report.runs.size()) + " of " + seeds_word(h.seeds_requested) + " finished (INTERRUPTED by " +
+            signal_name(h.interrupt_signal) + ")";
+  } else if (h.stopped_early) {
     line += std::to_string(report.runs.size()) + " of " + seeds_word(h.seeds_requested) + " (stopped after " +
             std::to_string(*h.stop_after) + (*h.stop_after == 1 ? " failure)" : " failures)");
   } else {
@@ -43,6 +48,15 @@ std::string header_line(const Report& report) {
 }
 
 }  // namespace
+
+std::string signal_name(int signal_number) {
+  switch (signal_number) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+  }
+  return "signal " + std::to_string(signal_number);
+}
 
 std::string seconds_text(double seconds) {
   char buffer[32];

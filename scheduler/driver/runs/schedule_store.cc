@@ -12,6 +12,7 @@
 
 #include "ctrlsched/run_spec.h"
 #include "exit_codes.h"
+#include "runs/atomic_file.h"
 
 namespace ctrlsched::driver {
 namespace fs = std::filesystem;
@@ -45,21 +46,7 @@ std::optional<fs::path> ScheduleStore::find(std::uint64_t hash) const {
 }
 
 std::string write_schedule_file(const fs::path& path, const Schedule& schedule) {
-  const fs::path temporary = path.string() + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) return "cannot write " + temporary.string() + ": " + std::strerror(errno);
-    out << to_text(schedule);
-    out.flush();
-    if (!out) return "cannot write " + temporary.string() + ": " + std::strerror(errno);
-  }
-  std::error_code ec;
-  fs::rename(temporary, path, ec);
-  if (ec) {
-    fs::remove(temporary, ec);
-    return "cannot write " + path.string() + ": " + ec.message();
-  }
-  return {};
+  return write_file_atomically(path, to_text(schedule));
 }
 
 Schedule load_schedule_file(const fs::path& path) {

@@ -23,7 +23,9 @@ SeedsLoopResult run_seeds_loop(const LaunchTarget& target, const SeedsLoopSettin
   pool_options.capture_output = true;
   pool_options.tick = hooks.tick;
   WorkerPool pool(target, pool_options);
-  pool.run(
+  bool stopped_by_request = false;
+  try {
+    pool.run(
       count,
       [&](std::uint64_t index) {
         RunSpec spec = settings.spec;
@@ -44,8 +46,22 @@ SeedsLoopResult run_seeds_loop(const LaunchTarget& target, const SeedsLoopSettin
         if (hooks.counted) hooks.counted(done, failures);
         return !tracker.record(run.index, failed);
       });
+  } catch (const Interrupted&) {
+    stopped_by_request = true;  // the pool killed and reaped the runs in flight
+  }
 
   SeedsLoopResult out;
+  if (stopped_by_request) {
+    // Every finished seed, in seed order, even past a gap left by a killed run: a failure found
+    // is worth keeping. --stop-after's cut still applies to what it had seen.
+    const std::uint64_t limit = tracker.stopped() ? tracker.reported_count() : count;
+    for (std::uint64_t i = 0; i < limit; ++i) {
+      if (results[static_cast<std::size_t>(i)]) out.runs.push_back(std::move(*results[static_cast<std::size_t>(i)]));
+    }
+    out.interrupted = true;
+    out.stopped_early = true;
+    return out;
+  }
   const std::uint64_t reported = tracker.reported_count();
   out.stopped_early = tracker.stopped() && reported < count;
   out.runs.reserve(static_cast<std::size_t>(reported));

@@ -48,12 +48,15 @@ struct SeedsLoopHooks {
 };
 
 struct SeedsLoopResult {
-  std::vector<RunResult> runs;  // the reported seeds, in seed order: all, or up to --stop-after
-  bool stopped_early = false;   // --stop-after cut the seeds short
+  std::vector<RunResult> runs;  // the reported seeds, in seed order: all, or up to --stop-after,
+                                // or (interrupted) every seed that finished
+  bool stopped_early = false;   // --stop-after or a stop request cut the seeds short
+  bool interrupted = false;     // a stop request (Ctrl-C, SIGTERM, SIGHUP): the runs in flight
+                                // were killed and are not reported
 };
 
-// Throws DriverError(CannotRun) when the program never ran under the shim, and Interrupted after
-// a stop request.
+// Throws DriverError(CannotRun) when the program never ran under the shim. After a stop request
+// it returns what finished, with `interrupted` set.
 SeedsLoopResult run_seeds_loop(const LaunchTarget& target, const SeedsLoopSettings& settings,
                                const SeedsLoopHooks& hooks, const ClassifyContext& context,
                                const std::string& target_name);

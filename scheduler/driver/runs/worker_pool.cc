@@ -48,11 +48,13 @@ void WorkerPool::launch(Slot& slot, std::uint64_t index, RunJob job) {
   launch_options.cpu = slot.cpu;
   launch_options.trace_fd = job.trace_fd;
   slot.pid = launch_child(target_, *slot.region, launch_options);
+  register_child(slot.pid);
   slot.pidfd = pidfd_open(slot.pid);
   if (slot.pidfd < 0) {
     const int saved = errno;
     ::kill(-slot.pid, SIGKILL);
     ::waitpid(slot.pid, nullptr, 0);
+    unregister_child(slot.pid);
     slot.pid = -1;
     errno = saved;
     internal("pidfd_open failed (ctrlsched needs Linux 5.3 or later)");
@@ -72,6 +74,7 @@ int WorkerPool::reap(Slot& slot) {
   while (::waitpid(slot.pid, &status, 0) < 0 && errno == EINTR) {
   }
   ::close(slot.pidfd);
+  unregister_child(slot.pid);
   slot.pid = -1;
   slot.pidfd = -1;
   return status;
@@ -92,6 +95,10 @@ void WorkerPool::run(std::uint64_t count, const std::function<RunJob(std::uint64
   bool stopping = false;
   try {
     for (;;) {
+      if (interrupted()) {  // checked before starting anything: a stop request starts nothing new
+        kill_all();
+        throw Interrupted();
+      }
       for (Slot& slot : slots_) {
         if (stopping || next >= count) break;
         if (slot.pid < 0) {
