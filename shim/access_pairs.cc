@@ -27,6 +27,7 @@
 #include "ctrlsched/strategy.h"
 #include "collectors.h"
 #include "fixed_table.h"
+#include "optional_maps.h"
 
 namespace ctrlsched::shim {
 
@@ -43,7 +44,8 @@ class Iterations {
 
   bool start() {
     const std::size_t bytes = sizeof(ThreadStack) * kMaxThreads;
-    void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* mem = map_optional(OptionalMap::AccessPairIterations, bytes, PROT_READ | PROT_WRITE,
+                             MAP_PRIVATE | MAP_ANONYMOUS, -1);
     if (mem == MAP_FAILED) return false;
     threads_ = static_cast<ThreadStack*>(mem);  // zero pages: every stack empty
     return true;
@@ -122,7 +124,8 @@ class AccessPairCollector final : public Collector {
  public:
   bool start(RunRecord* record) {
     const std::size_t bytes = Locations::bytes(kLocations) + IndexTable::bytes(kPairSlots);
-    void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* mem = map_optional(OptionalMap::AccessPairTables, bytes, PROT_READ | PROT_WRITE,
+                             MAP_PRIVATE | MAP_ANONYMOUS, -1);
     if (mem == MAP_FAILED) return false;
     if (!iterations_.start()) {
       munmap(mem, bytes);

@@ -7,6 +7,7 @@
 
 #include "runtime.h"
 #include "stack.h"
+#include "optional_maps.h"
 
 namespace ctrlsched::shim {
 
@@ -44,8 +45,8 @@ class TraceWriter final : public Collector {
     struct stat st {};
     if (fstat(fd, &st) != 0 || static_cast<std::uint64_t>(st.st_size) < sizeof(TraceRegionHeader))
       return false;
-    void* mem = mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ | PROT_WRITE,
-                     MAP_SHARED, fd, 0);
+    void* mem = map_optional(OptionalMap::Trace, static_cast<std::size_t>(st.st_size), PROT_READ | PROT_WRITE,
+                             MAP_SHARED, fd);
     if (mem == MAP_FAILED) return false;
     header_ = static_cast<TraceRegionHeader*>(mem);
     events_ = reinterpret_cast<TraceEvent*>(header_ + 1);

@@ -16,6 +16,7 @@
 #include "collectors.h"
 #include "ctrlsched/falcon_patterns.h"
 #include "fixed_table.h"
+#include "optional_maps.h"
 
 namespace ctrlsched::shim {
 
@@ -26,7 +27,7 @@ class FalconCollector final : public Collector {
   bool start(RunRecord* record) {
     const std::size_t order_bytes = sizeof(Locations::Entry*) * (kLocations / 2);
     const std::size_t bytes = Locations::bytes(kLocations) + order_bytes + IndexTable::bytes(kPatternSlots);
-    void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* mem = map_optional(OptionalMap::Falcon, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
     if (mem == MAP_FAILED) return false;
     auto* bytes_at = static_cast<std::uint8_t*>(mem);
     locations_.attach(bytes_at, kLocations);

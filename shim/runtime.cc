@@ -24,6 +24,7 @@
 #include "stack.h"
 #include "switch_log.h"
 #include "watchdog.h"
+#include "optional_maps.h"
 
 namespace ctrlsched::shim {
 
@@ -39,6 +40,8 @@ void RecordLogSink::attach(RunRecord* record) {
   used_ = 0;
   record->output_log_bytes = 0;
   record->output_log_truncated = 0;
+  record->schedule_hash = kScheduleHashSeed;  // the hash of a run with no decisions
+  record->decisions = 0;
 }
 
 void RecordLogSink::append(Decision d) {
@@ -48,6 +51,11 @@ void RecordLogSink::append(Decision d) {
   }
   used_ += encode_decision(d, log_ + used_);
   record_->output_log_bytes = used_;
+  // The record's hash and count always cover exactly the logged decisions, whichever request
+  // logged them (a spurious-wakeup answer is not followed by publish_decision_stats) and however
+  // the run ends right after: a saved schedule and its handle can never disagree.
+  record_->schedule_hash = hash_decision(record_->schedule_hash, d);
+  ++record_->decisions;
 }
 
 namespace {
@@ -85,10 +93,10 @@ RunRecord* map_record() {
   return record;
 }
 
-std::vector<Decision> input_decisions(const RunRecord* record) {
+// The input log, read in place by the replay and verifying strategies (no copy on the heap).
+std::span<const std::uint8_t> input_log(const RunRecord* record) {
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(record) + record->input_log_offset;
-  auto decoded = decode_decisions(std::span<const std::uint8_t>(bytes, record->input_log_bytes));
-  return decoded ? std::move(*decoded) : std::vector<Decision>{};
+  return {bytes, static_cast<std::size_t>(record->input_log_bytes)};
 }
 
 RunSpec spec_from(const RunConfig& c) {
@@ -104,29 +112,36 @@ RunSpec spec_from(const RunConfig& c) {
   return spec;
 }
 
+// Builds the same objects, with the same heap allocations, in every mode: the seed's strategy
+// (from the config's spec), a follower and a verifier of the input log (read in place, so their
+// size does not depend on the log), and a forcing decorator; only which of them the recorder
+// talks to depends on the mode. A seed run, the replay of its handle (verifying against a saved
+// schedule) and the replay of its schedule file thereby leave the test's heap in the same state:
+// a test whose path depends on addresses (pointer hashing, sorting by address, alignment-
+// dependent loops under instrumentation) takes the same path in all three.
 bool build_strategy() {
   const RunConfig& c = g_rt.config;
-  if (static_cast<StrategyKind>(c.strategy) == StrategyKind::Replay) {
-    g_rt.base_strategy = make_replay_strategy(input_decisions(g_rt.record)).release();
-  } else if (static_cast<StrategyKind>(c.strategy) == StrategyKind::Preemptions) {
-    g_rt.base_strategy = make_planned_preemption_strategy(g_rt.record);
-  } else {
-    g_rt.base_strategy = make_strategy(spec_from(c)).release();
-  }
-  if (!g_rt.base_strategy) return false;
-  Strategy* inner = g_rt.base_strategy;
-  if (c.verify_input_log) {
-    g_rt.verifier = make_verifying_strategy(*inner, input_decisions(g_rt.record)).release();
-    inner = g_rt.verifier;
-  }
+  const auto kind = static_cast<StrategyKind>(c.strategy);
+  const std::span<const std::uint8_t> input = input_log(g_rt.record);
+  Strategy* seed_strategy = kind == StrategyKind::Preemptions ? make_planned_preemption_strategy(g_rt.record)
+                                                              : make_strategy(spec_from(c)).release();
+  if (!seed_strategy) return false;
+  Strategy* follower = make_replay_strategy_in_place(input).release();
+  g_rt.verifier = make_verifying_strategy_in_place(*seed_strategy, input).release();
+  const bool follow = kind == StrategyKind::Replay || c.verify_input_log == kInputLogFollow;
+  Strategy* inner = seed_strategy;
+  if (follow) inner = follower;
+  else if (c.verify_input_log == kInputLogVerify) inner = g_rt.verifier;
+  g_rt.base_strategy = follow ? follower : seed_strategy;
   if (c.collectors & kCollectSwitches) inner = record_switches(*inner, g_rt.record);
-  if (static_cast<ForceKind>(c.force.kind) != ForceKind::None) {
-    // The outcome is published straight into the record: a crash of the test loses nothing.
-    g_rt.forcing = new ForcingStrategy(*inner, c.force, &g_rt.record->force);
+  const bool forcing = static_cast<ForceKind>(c.force.kind) != ForceKind::None;
+  // The outcome is published straight into the record: a crash of the test loses nothing.
+  auto* forcing_strategy = new ForcingStrategy(*inner, c.force, forcing ? &g_rt.record->force : nullptr);
+  if (forcing) {
+    g_rt.forcing = forcing_strategy;
     inner = g_rt.forcing;
   }
-  g_rt.may_diverge = c.verify_input_log ||
-                     static_cast<StrategyKind>(c.strategy) == StrategyKind::Replay;
+  g_rt.may_diverge = follow || c.verify_input_log == kInputLogVerify;
   g_rt.log_sink.attach(g_rt.record);
   g_rt.recorder = new RecordingStrategy(*inner, g_rt.log_sink);
   return true;
@@ -159,6 +174,7 @@ __attribute__((constructor(101))) void start_shim() {
   main_thread->altstack = allocate_alternate_stack();
   install_alternate_stack(main_thread);
   set_thread_local_ranges(main_thread, main_thread->handle);
+  reserve_optional_maps();  // in every run, before the optional mappings below
   start_trace_writer(record);
   if (g_rt.config.collectors & kCollectAccessPairs) start_access_pair_collector(record);
   if (g_rt.config.collectors & kCollectFalcon) start_falcon_collector(record);
@@ -170,7 +186,6 @@ __attribute__((constructor(101))) void start_shim() {
   g_rt.runnable = 1;
   g_rt.current = main_thread;
   record->threads_created = 1;
-  record->schedule_hash = kScheduleHashSeed;  // the hash of a run with no decisions
   record->shim_started = 1;
   g_rt.active = true;
 }

@@ -17,6 +17,7 @@
 #include "ctrlsched/block_spectra.h"
 #include "ctrlsched/strategy.h"
 #include "fixed_table.h"
+#include "optional_maps.h"
 
 namespace ctrlsched::shim {
 
@@ -27,7 +28,7 @@ class SpectraCollector final : public Collector {
   bool start(RunRecord* record) {
     const std::size_t bytes = sizeof(ThreadStack) * kMaxThreads + sizeof(ComponentState) * kMaxSpectraComponents +
                               IndexTable::bytes(kComponentSlots);
-    void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* mem = map_optional(OptionalMap::Spectra, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
     if (mem == MAP_FAILED) return false;
     stacks_ = static_cast<ThreadStack*>(mem);
     states_ = reinterpret_cast<ComponentState*>(stacks_ + kMaxThreads);

@@ -87,26 +87,29 @@ std::size_t encode_decision(Decision d, std::uint8_t* out) {
   return written;
 }
 
+std::optional<Decision> decode_decision(std::span<const std::uint8_t> bytes, std::size_t& pos) {
+  std::uint64_t bits = 0;
+  std::size_t length = 0;
+  while (pos < bytes.size() && length < kMaxEncodedDecision) {
+    const std::uint8_t byte = bytes[pos++];
+    bits |= static_cast<std::uint64_t>(byte & 0x7f) << (7 * length++);
+    if ((byte & 0x80) == 0) {
+      const std::optional<DecisionKind> kind = kind_from_bits(bits & kKindMask);
+      const std::uint64_t value = bits >> kKindBits;
+      if (!kind || value > std::numeric_limits<std::uint32_t>::max()) return std::nullopt;
+      return Decision{*kind, static_cast<std::uint32_t>(value)};
+    }
+  }
+  return std::nullopt;  // truncated or longer than any encoded decision
+}
+
 std::optional<std::vector<Decision>> decode_decisions(std::span<const std::uint8_t> bytes) {
   std::vector<Decision> decisions;
   std::size_t pos = 0;
   while (pos < bytes.size()) {
-    std::uint64_t bits = 0;
-    std::size_t length = 0;
-    bool complete = false;
-    while (pos < bytes.size() && length < kMaxEncodedDecision) {
-      const std::uint8_t byte = bytes[pos++];
-      bits |= static_cast<std::uint64_t>(byte & 0x7f) << (7 * length++);
-      if ((byte & 0x80) == 0) {
-        complete = true;
-        break;
-      }
-    }
-    if (!complete) return std::nullopt;  // truncated or longer than any encoded decision
-    const std::optional<DecisionKind> kind = kind_from_bits(bits & kKindMask);
-    const std::uint64_t value = bits >> kKindBits;
-    if (!kind || value > std::numeric_limits<std::uint32_t>::max()) return std::nullopt;
-    decisions.push_back(Decision{*kind, static_cast<std::uint32_t>(value)});
+    const std::optional<Decision> d = decode_decision(bytes, pos);
+    if (!d) return std::nullopt;
+    decisions.push_back(*d);
   }
   return decisions;
 }

@@ -93,35 +93,55 @@ class BoundedText {
 
 }  // namespace
 
-RecordedSchedule::RecordedSchedule(std::vector<Decision> decisions) : decisions_(std::move(decisions)) {
+RecordedSchedule::RecordedSchedule(std::vector<Decision> decisions)
+    : decisions_(std::move(decisions)), count_(decisions_.size()) {
   text_.reserve(kTextCapacity);
+}
+
+RecordedSchedule::RecordedSchedule(std::span<const std::uint8_t> encoded) : encoded_(encoded), in_place_(true) {
+  text_.reserve(kTextCapacity);
+  std::size_t pos = 0, count = 0;
+  while (pos < encoded_.size()) {
+    if (!decode_decision(encoded_, pos)) return;  // malformed: count_ stays 0
+    ++count;
+  }
+  count_ = count;
+  if (count_ > 0) current_ = *decode_decision(encoded_, encoded_pos_);
+}
+
+Decision RecordedSchedule::peek() const { return in_place_ ? current_ : decisions_[next_]; }
+
+void RecordedSchedule::advance() {
+  ++next_;
+  if (in_place_ && next_ < count_) current_ = *decode_decision(encoded_, encoded_pos_);
 }
 
 std::optional<Decision> RecordedSchedule::take(const DecisionRequest& request) {
   if (diverged()) return std::nullopt;
-  if (next_ == decisions_.size()) {
+  if (at_end()) {
     BoundedText text(text_);
-    text << "schedule ended after " << std::uint64_t{decisions_.size()}
-         << (decisions_.size() == 1 ? " decision" : " decisions") << " but the run asked for another (";
+    text << "schedule ended after " << std::uint64_t{count_}
+         << (count_ == 1 ? " decision" : " decisions") << " but the run asked for another (";
     text.request(request) << ")";
     diverge(next_, request.step);
     return std::nullopt;
   }
-  const Decision recorded = decisions_[next_];
+  const Decision recorded = peek();
   if (recorded.kind != request.kind) {
     BoundedText(text_) << "recorded a " << kind_name(recorded.kind) << " decision but the run asked for a "
                        << kind_name(request.kind) << " decision";
     diverge(next_, request.step);
     return std::nullopt;
   }
-  ++next_;
+  advance();
   return recorded;
 }
 
 std::optional<Decision> RecordedSchedule::take_lease() {
-  if (diverged() || next_ == decisions_.size() || decisions_[next_].kind != DecisionKind::Lease)
-    return std::nullopt;
-  return decisions_[next_++];
+  if (diverged() || at_end() || peek().kind != DecisionKind::Lease) return std::nullopt;
+  const Decision lease = peek();
+  advance();
+  return lease;
 }
 
 void RecordedSchedule::reject(Decision recorded, const DecisionRequest& request) {

@@ -41,6 +41,11 @@ struct DecisionRequest {
 class RecordedSchedule {
  public:
   explicit RecordedSchedule(std::vector<Decision> decisions);
+  // Reads the decisions in place from their compact encoding (decision.h), which must outlive
+  // this object: the shim follows the run record's input log this way, so its heap use does not
+  // depend on the schedule's length (docs/decisions.md, "One address space in every mode"). A
+  // malformed encoding counts as an empty schedule.
+  explicit RecordedSchedule(std::span<const std::uint8_t> encoded);
 
   // The next recorded decision, if there is one and it answers a request of this kind; otherwise
   // records the divergence. Always nullopt once diverged.
@@ -57,8 +62,16 @@ class RecordedSchedule {
 
  private:
   void diverge(std::uint64_t decision_index, std::uint64_t step);
+  bool at_end() const { return next_ == count_; }
+  Decision peek() const;  // decision next_ (not at_end)
+  void advance();
 
-  std::vector<Decision> decisions_;
+  std::vector<Decision> decisions_;        // owned decisions, or empty when reading `encoded_`
+  std::span<const std::uint8_t> encoded_;  // in-place decisions (count_ of them)
+  bool in_place_ = false;
+  std::size_t encoded_pos_ = 0;            // byte offset of decision next_ + 1 (after `current_`)
+  Decision current_{};                     // decision next_ when in place
+  std::size_t count_ = 0;
   std::size_t next_ = 0;
   std::string text_;  // reserved in the constructor; becomes divergence_->what
   std::optional<Divergence> divergence_;

@@ -13,7 +13,7 @@ namespace {
 
 class ReplayStrategy final : public Strategy {
  public:
-  explicit ReplayStrategy(std::vector<Decision> decisions) : schedule_(std::move(decisions)) {}
+  explicit ReplayStrategy(RecordedSchedule schedule) : schedule_(std::move(schedule)) {}
 
   void on_thread_created(ThreadId, ThreadId) override {}
 
@@ -75,7 +75,11 @@ class ReplayStrategy final : public Strategy {
 }  // namespace
 
 std::unique_ptr<Strategy> make_replay_strategy(std::vector<Decision> decisions) {
-  return std::make_unique<ReplayStrategy>(std::move(decisions));
+  return std::make_unique<ReplayStrategy>(RecordedSchedule(std::move(decisions)));
+}
+
+std::unique_ptr<Strategy> make_replay_strategy_in_place(std::span<const std::uint8_t> encoded) {
+  return std::make_unique<ReplayStrategy>(RecordedSchedule(encoded));
 }
 
 }  // namespace ctrlsched

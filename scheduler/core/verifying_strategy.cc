@@ -14,8 +14,7 @@ namespace {
 
 class VerifyingStrategy final : public Strategy {
  public:
-  VerifyingStrategy(Strategy& inner, std::vector<Decision> expected)
-      : inner_(inner), expected_(std::move(expected)) {}
+  VerifyingStrategy(Strategy& inner, RecordedSchedule expected) : inner_(inner), expected_(std::move(expected)) {}
 
   void on_thread_created(ThreadId child, ThreadId parent) override { inner_.on_thread_created(child, parent); }
 
@@ -69,7 +68,11 @@ class VerifyingStrategy final : public Strategy {
 }  // namespace
 
 std::unique_ptr<Strategy> make_verifying_strategy(Strategy& inner, std::vector<Decision> expected) {
-  return std::make_unique<VerifyingStrategy>(inner, std::move(expected));
+  return std::make_unique<VerifyingStrategy>(inner, RecordedSchedule(std::move(expected)));
+}
+
+std::unique_ptr<Strategy> make_verifying_strategy_in_place(Strategy& inner, std::span<const std::uint8_t> encoded) {
+  return std::make_unique<VerifyingStrategy>(inner, RecordedSchedule(encoded));
 }
 
 }  // namespace ctrlsched

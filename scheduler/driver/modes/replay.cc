@@ -114,8 +114,12 @@ ExitCode run_replay(const CommandLine& cl, ReplayPlan plan, const ReplayTracing*
   }
 
   RunJob job;
-  job.config = run_config_for(plan.spec);
-  job.config.verify_input_log = plan.verify ? 1 : 0;
+  if (plan.spec.strategy == StrategyKind::Replay) {
+    job.config = follow_config_for(plan.spec, parse_handle(plan.file_handle));
+  } else {
+    job.config = run_config_for(plan.spec);
+    job.config.verify_input_log = plan.verify ? kInputLogVerify : 0;
+  }
   job.input_log = encode_input_log(plan.input, kLogRegionBytes);
   if (tracing) job.trace_fd = tracing->trace_fd;
   PoolOptions options;

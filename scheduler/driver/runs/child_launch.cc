@@ -88,7 +88,7 @@ std::vector<std::string> child_environment(const char* const* parent, const std:
   }
   env.push_back("LD_PRELOAD=" + preload);
   env.push_back(std::string(kRecordFdEnv) + "=" + std::to_string(record_fd));
-  if (trace_fd >= 0) env.push_back(std::string(kTraceFdEnv) + "=" + std::to_string(trace_fd));
+  env.push_back(std::string(kTraceFdEnv) + "=" + (trace_fd >= 0 ? std::to_string(trace_fd) : std::string("none")));
   env.push_back("GLIBC_TUNABLES=" + tunables);
   return env;
 }
@@ -108,7 +108,7 @@ std::vector<int> allowed_cpus() {
 pid_t launch_child(const LaunchTarget& target, RunRecordRegion& region, const LaunchOptions& options) {
   // Everything the child needs is built here, before fork.
   const std::vector<std::string> env =
-      child_environment(environ, target.shim_path, region.fd(), options.trace_fd);
+      child_environment(environ, target.shim_path, kChildRecordFd, options.trace_fd >= 0 ? kChildTraceFd : -1);
   std::vector<char*> envp;
   for (const std::string& entry : env) envp.push_back(const_cast<char*>(entry.c_str()));
   envp.push_back(nullptr);
@@ -146,9 +146,14 @@ pid_t launch_child(const LaunchTarget& target, RunRecordRegion& region, const La
       ::dup2(options.output_fd, STDOUT_FILENO);
       ::dup2(options.output_fd, STDERR_FILENO);
     }
-    // The descriptors the shim must inherit (both were created close-on-exec).
-    ::fcntl(record_fd, F_SETFD, 0);
-    if (trace_fd >= 0) ::fcntl(trace_fd, F_SETFD, 0);
+    // The descriptors the shim must inherit, moved to fixed numbers (see kChildRecordFd); the
+    // originals are close-on-exec, a dup2 copy is not.
+    const auto inherit = [](int fd, int fixed) {
+      if (fd == fixed) ::fcntl(fd, F_SETFD, 0);
+      else ::dup2(fd, fixed);
+    };
+    inherit(record_fd, kChildRecordFd);
+    if (trace_fd >= 0) inherit(trace_fd, kChildTraceFd);
     record->owner_pid = ::getpid();
     ::execve(target.path.c_str(), argv.data(), envp.data());
     ::_exit(127);
