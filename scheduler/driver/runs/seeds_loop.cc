@@ -6,6 +6,7 @@
 
 #include "runs/run_collect.h"
 #include "runs/stop_after.h"
+#include "runs/stop_request.h"
 
 namespace ctrlsched::driver {
 
