@@ -19,6 +19,7 @@
 #include "tsan/access.h"
 #include "virtual_time.h"
 #include "ctrlsched/decision.h"
+#include "ctrlsched/in_place_schedule.h"
 #include "engine.h"
 #include "report.h"
 #include "stack.h"

@@ -7,6 +7,8 @@
 // that every decision has exactly one spelling.
 #include "ctrlsched/decision.h"
 
+#include "ctrlsched/in_place_schedule.h"
+
 #include <charconv>
 #include <limits>
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ctrlsched/decision.h"
+#include "ctrlsched/in_place_schedule.h"
 #include "ctrlsched/strategy.h"
 
 namespace ctrlsched {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core_simulation.h"
+#include "ctrlsched/in_place_schedule.h"
 #include "ctrlsched/schedule.h"
 #include "ctrlsched/strategy.h"
 

@@ -10,6 +10,7 @@
 #include "runs/calibration.h"
 #include "runs/child_launch.h"
 #include "runs/outcome.h"
+#include "runs/replay_config.h"
 #include "runs/run_collect.h"
 #include "runs/run_record_region.h"
 #include "runs/schedule_store.h"
@@ -117,8 +118,7 @@ ExitCode run_replay(const CommandLine& cl, ReplayPlan plan, const ReplayTracing*
   if (plan.spec.strategy == StrategyKind::Replay) {
     job.config = follow_config_for(plan.spec, parse_handle(plan.file_handle));
   } else {
-    job.config = run_config_for(plan.spec);
-    job.config.verify_input_log = plan.verify ? kInputLogVerify : 0;
+    job.config = handle_config_for(plan.spec, plan.verify);
   }
   job.input_log = encode_input_log(plan.input, kLogRegionBytes);
   if (tracing) job.trace_fd = tracing->trace_fd;

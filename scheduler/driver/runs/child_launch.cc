@@ -69,6 +69,14 @@ std::string locate_shim() {
                                             "; set CTRLSCHED_SHIM to its path)");
 }
 
+// The descriptors the child finds its run record and trace region on, whatever numbers they had
+// in the driver (which depend on -j and on which slot ran): with fixed numbers every run of a
+// program sees the same environment strings (so the same initial stack) and the same free
+// descriptors (so its own open() calls return the same numbers) in every mode. "none", the
+// trace variable's value without a trace, is as long as "1022".
+constexpr int kChildRecordFd = 1023;
+constexpr int kChildTraceFd = 1022;
+
 std::vector<std::string> child_environment(const char* const* parent, const std::string& shim_path,
                                            int record_fd, int trace_fd) {
   std::vector<std::string> env;

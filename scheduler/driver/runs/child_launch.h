@@ -19,16 +19,8 @@ class RunRecordRegion;
 // <exe dir>/../lib/ctrlsched/ (installed). Throws DriverError(Internal) when it is missing.
 std::string locate_shim();
 
-// The descriptors the child finds its run record and trace region on, whatever numbers they had
-// in the driver (which depend on -j and on which slot ran): with fixed numbers every run of a
-// program sees the same environment strings (so the same initial stack) and the same free
-// descriptors (so its own open() calls return the same numbers) in every mode.
-inline constexpr int kChildRecordFd = 1023;
-inline constexpr int kChildTraceFd = 1022;
-
 // The child's environment: `parent` (NULL-terminated, like environ) with LD_PRELOAD prepended by
-// the shim, CTRLSCHED_RECORD_FD set, CTRLSCHED_TRACE_FD set to trace_fd when >= 0 (ctrlsched
-// trace) and to "none" otherwise (as long as "1022": the initial stack is the same either way),
+// the shim, CTRLSCHED_RECORD_FD set, CTRLSCHED_TRACE_FD set when trace_fd >= 0 (ctrlsched trace)
 // and our malloc tunables appended to GLIBC_TUNABLES.
 std::vector<std::string> child_environment(const char* const* parent, const std::string& shim_path,
                                            int record_fd, int trace_fd = -1);

@@ -35,20 +35,6 @@ RunConfig run_config_for(const RunSpec& spec) {
   return config;
 }
 
-RunConfig follow_config_for(const RunSpec& replay_spec, const std::optional<RunSpec>& seed_spec) {
-  if (!seed_spec || seed_spec->strategy == StrategyKind::Replay || seed_spec->strategy == StrategyKind::Preemptions) {
-    return run_config_for(replay_spec);  // no seed strategy to mirror: a plain replay
-  }
-  RunSpec spec = *seed_spec;
-  // What the replay itself asked for wins where it matters to the run.
-  spec.max_steps = replay_spec.max_steps;
-  spec.points = replay_spec.points;
-  spec.spurious_wakeups = replay_spec.spurious_wakeups;
-  RunConfig config = run_config_for(spec);
-  config.verify_input_log = kInputLogFollow;
-  return config;
-}
-
 std::vector<std::uint8_t> encode_input_log(std::span<const Decision> decisions, std::uint64_t capacity) {
   std::vector<std::uint8_t> bytes;
   bytes.reserve(decisions.size() * 2);

@@ -20,10 +20,6 @@ namespace ctrlsched::driver {
 
 // The RunConfig the shim reads for `spec` (strategy as in the spec, verify off).
 RunConfig run_config_for(const RunSpec& spec);
-// The RunConfig of a schedule file's replay: the shim follows the input log, and builds the
-// strategy the file's handle names (`seed_spec`, when the handle parses) without following it,
-// so the run's address space is the seed run's (run_record.h, kInputLogFollow).
-RunConfig follow_config_for(const RunSpec& replay_spec, const std::optional<RunSpec>& seed_spec);
 
 // Encodes decisions for the input log; throws DriverError(Internal) if they exceed `capacity`.
 std::vector<std::uint8_t> encode_input_log(std::span<const Decision> decisions, std::uint64_t capacity);

@@ -48,8 +48,5 @@ std::uint64_t hash_decision(std::uint64_t hash, Decision d);
 inline constexpr std::size_t kMaxEncodedDecision = 6;
 std::size_t encode_decision(Decision d, std::uint8_t* out);
 std::optional<std::vector<Decision>> decode_decisions(std::span<const std::uint8_t> bytes);
-// Decodes the decision starting at bytes[pos] and moves pos past it; nullopt (pos unspecified)
-// if it is malformed or truncated. Lets a schedule be read in place, without a copy.
-std::optional<Decision> decode_decision(std::span<const std::uint8_t> bytes, std::size_t& pos);
 
 }  // namespace ctrlsched

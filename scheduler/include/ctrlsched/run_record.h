@@ -24,7 +24,7 @@
 namespace ctrlsched {
 
 inline constexpr std::uint32_t kRunRecordMagic = 0x52525343;  // "CSRR"
-inline constexpr std::uint32_t kRunRecordVersion = 6;
+inline constexpr std::uint32_t kRunRecordVersion = 5;
 inline constexpr const char* kRecordFdEnv = "CTRLSCHED_RECORD_FD";
 
 // What the shim saw. The driver adds Timeout (it killed the run) and derives exit/signal
@@ -54,18 +54,11 @@ struct RunConfig {
   std::uint32_t spurious_wakeups;
   std::uint32_t points;            // PointsMode
   std::uint64_t max_steps;
-  std::uint32_t verify_input_log;  // kInputLog*: what the input log is for (0: nothing)
+  std::uint32_t verify_input_log;  // 1: run `strategy` but check it against the input log
   std::uint32_t collectors;        // bit mask of online collectors to run (kCollect*)
   std::uint32_t falcon_window;     // kCollectFalcon: window size (0 = kDefaultFalconWindow)
   ForceDirective force;            // directed runs: what to make happen (kind None = nothing)
 };
-
-// RunConfig::verify_input_log. With either, `strategy` still names the seed's strategy (random or
-// pct with its parameters), which the shim builds in every mode so that a seed run, the replay
-// of its handle and the replay of its schedule file do the same work in the test's address space
-// (docs/decisions.md, "One address space in every mode").
-inline constexpr std::uint32_t kInputLogVerify = 1;  // run `strategy`, check it against the log
-inline constexpr std::uint32_t kInputLogFollow = 2;  // follow the log (a schedule file's replay)
 
 // Online collectors (shim/collectors.h) the driver can ask for. Each writes a fixed-size summary
 // into the record's summary area.

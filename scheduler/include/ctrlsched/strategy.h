@@ -109,9 +109,6 @@ std::unique_ptr<Strategy> make_pct_strategy(std::uint64_t seed, std::uint32_t de
 // candidate/waiter, or the schedule running out) it records a Divergence and from then on picks
 // the first candidate / first waiter / no spurious wakeup.
 std::unique_ptr<Strategy> make_replay_strategy(std::vector<Decision> decisions);
-// The same, reading the decisions in place from their compact encoding (decision.h), which must
-// outlive the strategy. Its heap use does not depend on the schedule's length.
-std::unique_ptr<Strategy> make_replay_strategy_in_place(std::span<const std::uint8_t> encoded);
 // Builds the strategy a RunSpec names (Random or Pct; Replay needs decisions, use the above).
 std::unique_ptr<Strategy> make_strategy(const RunSpec& spec);
 
@@ -142,7 +139,5 @@ class RecordingStrategy final : public Strategy {
 // RecordingStrategy: only requests with more than one option) with `expected`; the first
 // difference becomes divergence(). Used to replay a seed and say where it left a saved schedule.
 std::unique_ptr<Strategy> make_verifying_strategy(Strategy& inner, std::vector<Decision> expected);
-// The same, reading `encoded` in place (see make_replay_strategy_in_place).
-std::unique_ptr<Strategy> make_verifying_strategy_in_place(Strategy& inner, std::span<const std::uint8_t> encoded);
 
 }  // namespace ctrlsched
