@@ -5,6 +5,7 @@
 #include "report/json_report.h"
 #include "report/summary.h"
 #include "runs/capture_file.h"
+#include "runs/outcome.h"
 
 #include <signal.h>
 

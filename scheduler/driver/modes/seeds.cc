@@ -19,6 +19,7 @@
 #include "runs/atomic_file.h"
 #include "runs/calibration.h"
 #include "runs/child_launch.h"
+#include "runs/outcome.h"
 #include "runs/schedule_store.h"
 #include "runs/seeds_loop.h"
 #include "runs/stop_request.h"

@@ -2,7 +2,7 @@
 // in the header line, which --quiet leaves out.
 #include "report/summary.h"
 
-#include <signal.h>
+#include "runs/outcome.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -48,15 +48,6 @@ std::string header_line(const Report& report) {
 }
 
 }  // namespace
-
-std::string signal_name(int signal_number) {
-  switch (signal_number) {
-    case SIGINT: return "SIGINT";
-    case SIGTERM: return "SIGTERM";
-    case SIGHUP: return "SIGHUP";
-  }
-  return "signal " + std::to_string(signal_number);
-}
 
 std::string seconds_text(double seconds) {
   char buffer[32];

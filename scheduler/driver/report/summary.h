@@ -17,6 +17,5 @@ std::string render_summary(const Report& report, bool quiet);
 std::string render_failure_body(const RunResult& run, const std::string* replay_command);
 
 std::string seconds_text(double seconds);  // "1.21 s", "0.05 s", "12.3 s"
-std::string signal_name(int signal_number);  // "SIGINT", "SIGTERM", "SIGHUP", "signal 10"
 
 }  // namespace ctrlsched::driver
