@@ -158,3 +158,12 @@ TEST_CASE("an interrupted run says so in its header and its JSON, with the seeds
   CHECK(signal_name(SIGTERM) == "SIGTERM");
   CHECK(signal_name(SIGHUP) == "SIGHUP");
 }
+
+TEST_CASE("a run the watchdog released a thread in is reported as not reproducible bit for bit") {
+  Report report = sample_report();
+  report.runs[2].note = "the watchdog released T1, blocked outside the model in system call 0";
+  finish_report(report);
+  CHECK(render_summary(report, false).find(
+            "NOTE  1 seed blocked outside the scheduler's model (not reproducible bit for bit: the released thread "
+            "ran uncontrolled); first at seed 2: the watchdog released T1") != std::string::npos);
+}

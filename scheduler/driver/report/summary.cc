@@ -107,7 +107,8 @@ std::string render_summary(const Report& report, bool quiet) {
     ++noted;
   }
   if (first_noted) {
-    text += "NOTE  " + seeds_word(noted) + " blocked outside the scheduler's model; first at seed " +
+    text += "NOTE  " + seeds_word(noted) + " blocked outside the scheduler's model (not reproducible bit for bit: the "
+            "released thread ran uncontrolled); first at seed " +
             std::to_string(first_noted->seed) + ": " + first_noted->note + "\n";
   }
   return text;
