@@ -18,6 +18,8 @@ constexpr std::size_t kShownPatterns = 10;
 constexpr std::size_t kShownComponents = 8;
 constexpr std::uint64_t kSpectraSeedsPerDirective = 20;
 
+bool is_sync_sighting(const localize::FalconSighting& s) { return falcon_kind_is_sync(s.id.kind); }
+
 std::string percent_text(double fraction) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.1f%%", 100.0 * fraction);
@@ -211,9 +213,15 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
     }
   }
   // A deadlock or a hang is a state of the synchronization: at equal scores its sync orders
-  // explain it before the memory accesses that led there.
+  // explain it before the memory accesses that led there. Any other failure is ranked over
+  // memory patterns only, as before sync operations were collected: there a lock order is the
+  // scheduling of critical sections, which outscored the accesses it orders (atomicity_multi_var,
+  // docs/localization.md).
   const bool sync_first = first_failing && (runs[*first_failing].kind == OutcomeKind::Deadlock ||
                                             runs[*first_failing].kind == OutcomeKind::Hang);
+  if (!sync_first) {
+    for (localize::FalconRun& run : falcon_all) std::erase_if(run.patterns, is_sync_sighting);
+  }
   const localize::FalconRanking falcon = rank_falcon(falcon_all, settings.score, sync_first);
   std::vector<std::size_t> falcon_suspects;
   if (first_failing) {
@@ -393,7 +401,9 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
     json["falcon"] = std::move(falcon_object);
     std::vector<localize::FalconRun> falcon_locon_set;
     for (std::size_t i : locon_set) {
-      if (data.falcon()[i]) falcon_locon_set.push_back(*data.falcon()[i]);
+      if (!data.falcon()[i]) continue;
+      falcon_locon_set.push_back(*data.falcon()[i]);
+      if (!sync_first) std::erase_if(falcon_locon_set.back().patterns, is_sync_sighting);
     }
     json["falcon_one_failure"] = falcon_json(rank_falcon(falcon_locon_set, settings.score, sync_first), names);
     nlohmann::ordered_json locon;

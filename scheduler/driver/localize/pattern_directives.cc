@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ctrlsched/forcing.h"
+#include "ctrlsched/sync_ops.h"
 
 namespace ctrlsched::driver {
 namespace {
@@ -70,6 +71,24 @@ std::optional<ForceDirective> locon_directive(const localize::locon::Finding& fi
   ForceDirective d{};
   d.kind = static_cast<std::uint32_t>(ForceKind::Order);
   d.hold_limit = hold_limit;
+  // Two lock pairs on two locks (procedure III on a lock-order deadlock: lock1@26 → lock2@39 on
+  // lock_a, lock1@38 → lock2@27 on lock_b) are a cycle, not two orders one after the other: both
+  // heads happen before either tail, each tail on the other head's lock.
+  const auto is_lock = [](const localize::locon::Side& s) { return s.sync == static_cast<std::uint8_t>(SyncOp::Lock); };
+  if (pairs == 2 && is_lock(pair_at(0).head) && is_lock(pair_at(0).tail) && is_lock(pair_at(1).head) &&
+      is_lock(pair_at(1).tail)) {
+    const auto& first = pair_at(0);
+    const auto& second = pair_at(1);
+    const std::array<std::pair<const localize::locon::Side*, std::uint16_t>, 4> cycle = {
+        {{&first.head, 0}, {&second.head, 1}, {&first.tail, 0}, {&second.tail, 1}}};
+    constexpr std::array<std::uint8_t, 4> kCycleRoles = {0, 1, 1, 0};
+    for (const auto& [side, location] : cycle) {
+      const std::uint8_t role = threads_known ? role_of_thread(side->thread) : kCycleRoles[d.count];
+      d.steps[d.count] = force_sync_step(side->site, side->sync, role);
+      d.steps[d.count++].location = location;
+    }
+    return d;
+  }
   for (std::size_t p = 0; p < pairs; ++p) {
     const auto& pair = pair_at(p);
     const std::array sides = {pair.head, pair.tail};
