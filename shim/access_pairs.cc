@@ -16,7 +16,9 @@
 // fit is counted in `dropped_pairs`, activations deeper than kDepths share the deepest level, and
 // a site that finds its activation's table full gets the saturated iteration.
 // Accesses are keyed by exact address, so a 4-byte read of half of an 8-byte field is another
-// location. Atomics are synchronization, not data accesses, and are left out.
+// location. Atomics are left out. Sync operations (ctrlsched/sync_ops.h) are accesses to their
+// sync object: a side's kind is then kSyncSide | SyncOp, and every two operations of different
+// threads in a row on one object are a pair.
 #include "access_pairs.h"
 
 #include <sys/mman.h>
@@ -25,6 +27,7 @@
 
 #include "ctrlsched/access_pairs.h"
 #include "ctrlsched/strategy.h"
+#include "ctrlsched/sync_ops.h"
 #include "collectors.h"
 #include "fixed_table.h"
 #include "optional_maps.h"
@@ -143,12 +146,20 @@ class AccessPairCollector final : public Collector {
     const auto kind = static_cast<EventKind>(e.kind);
     if (kind == EventKind::FuncEntry) return iterations_.enter(e.thread);
     if (kind == EventKind::FuncExit) return iterations_.exit(e.thread);
-    if (kind != EventKind::Read && kind != EventKind::Write) return;
-    const Side now{e.site, e.thread, access_index(summary_->accesses),
-                   static_cast<std::uint8_t>(kind == EventKind::Write),
-                   iterations_.next(e.thread, e.site)};
-    ++summary_->accesses;
-    auto* location = locations_.find_or_insert(e.address, [this](auto&) { ++summary_->locations; });
+    std::uint8_t side_kind = kind == EventKind::Write;
+    std::uint64_t key = e.address;
+    if (kind == EventKind::Read || kind == EventKind::Write) {
+      ++summary_->accesses;
+    } else {
+      // A sync operation is an access to its object (ctrlsched/sync_ops.h); any two operations
+      // of different threads in a row form a pair.
+      const SyncOp op = sync_op_of(e);
+      if (op == SyncOp::None) return;
+      side_kind = sync_side_kind(op);
+      key |= kSyncLocation;
+    }
+    const Side now{e.site, e.thread, access_index(events_++), side_kind, iterations_.next(e.thread, e.site)};
+    auto* location = locations_.find_or_insert(key, [this](auto&) { ++summary_->locations; });
     if (location == nullptr) {
       ++summary_->untracked;
       return;
@@ -168,6 +179,8 @@ class AccessPairCollector final : public Collector {
   using Locations = AddressTable<LastAccess>;
   static constexpr std::uint32_t kLocations = 1u << 16;  // power of two, holds kLocations / 2
   static constexpr std::uint32_t kPairSlots = 2 * kMaxAccessPairs;  // power of two
+  // Sync objects are keyed apart from data (a thread id names a create/join location).
+  static constexpr std::uint64_t kSyncLocation = std::uint64_t{1} << 63;
 
   static std::uint32_t access_index(std::uint64_t accesses) {
     return accesses < 0xffffffffull ? static_cast<std::uint32_t>(accesses) : 0xffffffffu;
@@ -204,6 +217,7 @@ class AccessPairCollector final : public Collector {
   Locations locations_;
   IndexTable pairs_;
   AccessPairSummary* summary_ = nullptr;
+  std::uint64_t events_ = 0;  // accesses and sync operations: program order of the sides
 };
 
 constinit AccessPairCollector g_access_pairs;

@@ -74,7 +74,7 @@ Thread* choose_next(Thread* me, PointKind kind) {
   for (std::uint32_t i = 0, end = g_rt.threads.live_count(); i < end; ++i) {
     Thread* t = g_rt.threads.at(live[i]);
     if (t->state == ThreadState::Runnable)
-      g_rt.candidates[n++] = Candidate{t->id, false, t->pending, t->pending_site, t->pending_address};
+      g_rt.candidates[n++] = Candidate{t->id, false, t->pending, t->pending_site, t->pending_address, t->pending_op};
     else if (t->state == ThreadState::Blocked && t->timed_wait)
       g_rt.candidates[n++] = Candidate{t->id, true};
   }
@@ -157,6 +157,11 @@ void decide(Thread* me, PointKind kind) {
 
 bool block(Thread* me, WaitKind kind, const void* object, WaitQueue* queue, Model* model,
            bool timed, std::uint64_t deadline) {
+  if (__builtin_expect(collecting(), 0)) {  // the localization's "wait" / blocked "lock" (sync_ops.h)
+    const std::uint64_t address = kind == WaitKind::Join ? static_cast<const Thread*>(object)->id
+                                                         : reinterpret_cast<std::uint64_t>(object);
+    emit(EventKind::Block, me, address, site_of(me->sync_pc), 0, static_cast<std::uint16_t>(kind));
+  }
   me->deadline = deadline;
   ++g_rt.state_version;
   me->state = ThreadState::Blocked;

@@ -4,8 +4,9 @@
 //
 // Both tables are fixed-size and mapped at start: a location that does not fit gets no window
 // (counted in `untracked`), a pattern that does not fit is counted in `dropped`. Locations are
-// exact addresses, as in the access-pair collector. Atomics are synchronization, not data, and
-// are left out. At the end of the run (on_run_end) every window is drained, in the order the
+// exact addresses, as in the access-pair collector. Atomics are left out. Sync operations
+// (lock, unlock, signal, wait, ...: ctrlsched/sync_ops.h) are accesses to their sync object,
+// which gets a window of its own: they form sync-pair / sync-triple patterns. At the end of the run (on_run_end) every window is drained, in the order the
 // locations were first accessed, so short streams are not lost.
 #include "falcon_collector.h"
 
@@ -15,6 +16,7 @@
 
 #include "collectors.h"
 #include "ctrlsched/falcon_patterns.h"
+#include "ctrlsched/sync_ops.h"
 #include "fixed_table.h"
 #include "optional_maps.h"
 
@@ -43,9 +45,18 @@ class FalconCollector final : public Collector {
 
   void on_event(const TraceEvent& e) override {
     const auto kind = static_cast<EventKind>(e.kind);
-    if (kind != EventKind::Read && kind != EventKind::Write) return;
+    std::uint64_t key = e.address;
+    FalconAccess access{e.site, e.thread, kind == EventKind::Write};
+    if (kind != EventKind::Read && kind != EventKind::Write) {
+      // A sync operation: an access to its object (sync_ops.h), in a window of its own.
+      const SyncOp op = sync_op_of(e);
+      if (op == SyncOp::None) return;
+      access.write = true;
+      access.op = static_cast<std::uint8_t>(op);
+      key |= kSyncLocation;
+    }
     ++summary_->accesses;
-    auto* location = locations_.find_or_insert(e.address, [this](Locations::Entry& added) {
+    auto* location = locations_.find_or_insert(key, [this](Locations::Entry& added) {
       order_[summary_->locations++] = &added;
       added.value.reset(window_size_);
     });
@@ -54,14 +65,13 @@ class FalconCollector final : public Collector {
       return;
     }
     current_ = e.address;
-    location->value.add(FalconAccess{e.site, e.thread, kind == EventKind::Write},
-                        [this](const FalconHit& hit) { count(hit); });
+    location->value.add(access, [this](const FalconHit& hit) { count(hit); });
   }
 
   void on_run_end() override {
     for (std::uint64_t i = 0; i < summary_->locations; ++i) {
       Locations::Entry& location = *order_[i];
-      current_ = location.address;
+      current_ = location.address & ~kSyncLocation;
       location.value.drain([this](const FalconHit& hit) { count(hit); });
     }
     summary_->finished = 1;
@@ -71,21 +81,30 @@ class FalconCollector final : public Collector {
   using Locations = AddressTable<FalconWindow>;
   static constexpr std::uint32_t kLocations = 1u << 16;  // power of two, holds kLocations / 2
   static constexpr std::uint32_t kPatternSlots = 2 * kMaxFalconPatterns;  // power of two
+  // Sync objects' windows are keyed apart from data (a thread id names a create/join location).
+  static constexpr std::uint64_t kSyncLocation = std::uint64_t{1} << 63;
 
   void count(const FalconHit& hit) {
     const std::uint64_t sites[3] = {hit.accesses[0].site, hit.accesses[1].site,
                                     falcon_kind_length(hit.kind) == 3 ? hit.accesses[2].site : 0};
-    const std::uint64_t key = (sites[0] * 31 + sites[1]) * 31 + sites[2] * 7 + static_cast<std::uint64_t>(hit.kind);
+    const bool triple = falcon_kind_length(hit.kind) == 3;
+    const std::uint8_t ops[3] = {hit.accesses[0].op, hit.accesses[1].op, triple ? hit.accesses[2].op : std::uint8_t{0}};
+    const std::uint64_t key = (sites[0] * 31 + sites[1]) * 31 + sites[2] * 7 + static_cast<std::uint64_t>(hit.kind) +
+                              (std::uint64_t{ops[0]} << 40) + (std::uint64_t{ops[1]} << 48) + (std::uint64_t{ops[2]} << 56);
     const auto kind = static_cast<std::uint8_t>(hit.kind);
     const IndexTable::Lookup pattern = patterns_.find_or_insert(
         key, summary_->used,
         [&](std::int32_t index) {
           const FalconPatternEntry& p = summary_->patterns[index];
-          return p.kind == kind && p.sites[0] == sites[0] && p.sites[1] == sites[1] && p.sites[2] == sites[2];
+          return p.kind == kind && p.sites[0] == sites[0] && p.sites[1] == sites[1] && p.sites[2] == sites[2] &&
+                 p.ops[0] == ops[0] && p.ops[1] == ops[1] && p.ops[2] == ops[2];
         },
         [&](std::int32_t index) {
           FalconPatternEntry& p = summary_->patterns[index];
-          for (int s = 0; s < 3; ++s) p.sites[s] = sites[s];
+          for (int s = 0; s < 3; ++s) {
+            p.sites[s] = sites[s];
+            p.ops[s] = ops[s];
+          }
           p.location = current_;
           p.threads[0] = hit.accesses[0].thread;
           p.threads[1] = hit.accesses[1].thread;

@@ -145,6 +145,10 @@ void fail_deadlock(Thread* me) {
     b.holder = holder ? static_cast<std::int32_t>(holder->id) : -1;
     b.holder_exited = holder && holder->state == ThreadState::Exited;
     b.timed = t->timed_wait;
+    b.wait_site = site_of(t->sync_pc);
+    b.held_count = t->held_count;
+    for (std::uint32_t k = 0; k < t->held_count && k < kMaxHeldLocks; ++k)
+      b.held[k] = HeldLock{reinterpret_cast<std::uint64_t>(t->held_locks[k].object), site_of(t->held_locks[k].pc)};
   }
   f.thread = me->id;
   // Each blocked thread records its own stack: hand it the baton with a dump request.

@@ -58,6 +58,30 @@ struct Thread {
   PendingKind pending = PendingKind::None;
   std::uint64_t pending_site = 0;
   std::uint64_t pending_address = 0;
+  std::uint8_t pending_op = 0;        // pending == Sync: the SyncOp (shim/sync_point.h)
+
+  // Mutexes and spinlocks held, with the call that took each (deadlock reports). Beyond
+  // kMaxHeldLocks only the count grows.
+  struct Held {
+    const void* object;
+    std::uintptr_t pc;
+  };
+  Held held_locks[kMaxHeldLocks] = {};
+  std::uint32_t held_count = 0;
+  void note_locked(const void* object) {
+    if (held_count < kMaxHeldLocks) held_locks[held_count] = {object, sync_pc};
+    ++held_count;
+  }
+  void note_unlocked(const void* object) {
+    const std::uint32_t kept = held_count < kMaxHeldLocks ? held_count : kMaxHeldLocks;
+    for (std::uint32_t i = kept; i-- > 0;) {
+      if (held_locks[i].object != object) continue;
+      for (std::uint32_t k = i + 1; k < kept; ++k) held_locks[k - 1] = held_locks[k];
+      --held_count;
+      return;
+    }
+    if (held_count > kMaxHeldLocks) --held_count;  // one of those not kept
+  }
 
   // Thread-local memory, whose accesses are neither scheduling points nor trace events (see
   // shim/tsan/access.h): the static TLS block below the thread pointer, always; the stack only

@@ -7,6 +7,8 @@
 
 #include "ctrlsched/localize/falcon.h"
 
+#include "ctrlsched/sync_ops.h"
+
 namespace ctrlsched::localize {
 
 std::string_view to_string(FalconScore score) {
@@ -42,7 +44,7 @@ double falcon_score(FalconScore score, std::uint32_t failed, std::uint32_t passe
   return 0.0;
 }
 
-FalconRanking rank_falcon(std::span<const FalconRun> runs, FalconScore score) {
+FalconRanking rank_falcon(std::span<const FalconRun> runs, FalconScore score, bool sync_first) {
   FalconRanking ranking;
   ranking.score = score;
   ranking.runs = static_cast<std::uint32_t>(runs.size());
@@ -63,13 +65,15 @@ FalconRanking rank_falcon(std::span<const FalconRun> runs, FalconScore score) {
   ranking.patterns = by_id | ranges::views::values | ranges::to<std::vector>();
   for (RankedFalconPattern& p : ranking.patterns)
     p.score = falcon_score(score, p.failed, p.passed, ranking.total_failed, ranking.total_passed);
-  ranges::sort(ranking.patterns, [](const RankedFalconPattern& a, const RankedFalconPattern& b) {
+  ranges::sort(ranking.patterns, [sync_first](const RankedFalconPattern& a, const RankedFalconPattern& b) {
     if (a.score != b.score) return a.score > b.score;
     if (a.failed != b.failed) return a.failed > b.failed;
     if (a.passed != b.passed) return a.passed < b.passed;
+    const bool a_sync = falcon_kind_is_sync(a.id.kind), b_sync = falcon_kind_is_sync(b.id.kind);
+    if (sync_first && a_sync != b_sync) return a_sync;
     const bool a_triple = falcon_kind_length(a.id.kind) == 3, b_triple = falcon_kind_length(b.id.kind) == 3;
     if (a_triple != b_triple) return a_triple;
-    return a.id < b.id;  // kind, then sites
+    return a.id < b.id;  // kind, then sites, then sync operations
   });
   for (std::size_t i = 0; i < ranking.patterns.size();) {
     std::size_t end = i;
@@ -81,6 +85,17 @@ FalconRanking rank_falcon(std::span<const FalconRun> runs, FalconScore score) {
     i = end;
   }
   return ranking;
+}
+
+std::string falcon_pattern_name(const FalconPatternId& id) {
+  if (!falcon_kind_is_sync(id.kind)) return falcon_kind_name(id.kind);
+  std::string name;
+  for (std::uint32_t i = 0; i < falcon_kind_length(id.kind); ++i) {
+    if (i) name += "-";
+    name += sync_op_name(static_cast<SyncOp>(id.ops[i]));
+    name += i == 1 ? "2" : "1";
+  }
+  return name;
 }
 
 }  // namespace ctrlsched::localize

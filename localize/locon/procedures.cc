@@ -65,7 +65,7 @@ std::vector<Candidate> without_predicting(const std::vector<Candidate>& candidat
 // Whether `seen` (a side executed in the failed run) shows that the access `tail` ran: the same
 // site and kind (and thread, at tid and loop level) in the same or a later iteration.
 bool tail_instance_ran(const Side& seen, const Side& tail, Level level) {
-  return seen.site == tail.site && seen.write == tail.write && seen.thread == tail.thread &&
+  return seen.site == tail.site && seen.write == tail.write && seen.sync == tail.sync && seen.thread == tail.thread &&
          (level != Level::Loop || seen.iteration >= tail.iteration);
 }
 

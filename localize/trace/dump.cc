@@ -123,6 +123,11 @@ class Renderer {
           line += " round " + std::to_string(e.size);
         finish_with_site(line, i);
         break;
+      case EventKind::Block:
+        line += "block " + std::string(wait_kind_name(e.aux)) + " " +
+                (e.aux == static_cast<std::uint16_t>(WaitKind::Join) ? "T" + std::to_string(e.address) : hex(e.address));
+        finish_with_site(line, i);
+        break;
       case EventKind::Switch:
         line += "→ T" + std::to_string(e.address) + "  (switch)";
         break;

@@ -28,11 +28,11 @@ std::string wait_kind_name(std::uint16_t aux) {
 }
 
 std::string_view event_kind_name(std::uint8_t kind) {
-  static constexpr std::array<std::string_view, 14> kNames = {
+  static constexpr std::array<std::string_view, 15> kNames = {
       "read",         "write",      "atomic-load", "atomic-store", "atomic-rmw",
       "func-entry",   "func-exit",  "thread-create", "thread-start", "thread-exit",
-      "thread-join",  "acquire",    "release",     "switch"};
-  static_assert(kNames.size() == static_cast<std::size_t>(EventKind::Switch) + 1);
+      "thread-join",  "acquire",    "release",     "switch",       "block"};
+  static_assert(kNames.size() == static_cast<std::size_t>(EventKind::Block) + 1);
   if (kind < kNames.size()) return kNames[kind];
   return "unknown";
 }

@@ -23,6 +23,9 @@
 //      nobody is: the inner strategy sees all of them (also counted in holds_dropped), so a
 //      directive never deadlocks a run.
 //   5. A step is performed when observe() sees the next step's access by a thread its role fits.
+//   5b. Sync steps (access = kForceSync + SyncOp) match a thread stopped at that operation's
+//      point (PendingKind::Sync with the op, the call site and the object as address) and are
+//      performed by the operation's event (sync_op_of): a lock that blocks, a wait that starts.
 //   6. Steps with the same `location` number access one address: the first of them performed
 //      binds it, and later ones match only an access to that address. A pattern is about one
 //      location (two for Locon's procedure III): bandwidth_order's W(h->bandwidth)→R(h->bandwidth)
@@ -34,6 +37,8 @@
 //  and its switch taken (SwitchAtEntry); after that every question goes to the inner strategy.
 // Never allocates: every table is a fixed array member.
 #include "ctrlsched/forcing.h"
+
+#include "ctrlsched/sync_ops.h"
 
 #include <algorithm>
 
@@ -58,9 +63,10 @@ bool valid_directive(const ForceDirective& d) {
   for (std::uint32_t i = 0; i < d.count; ++i) {
     const ForceStep& s = d.steps[i];
     if (kind == ForceKind::SwitchAtEntry && s.site == 0) return false;
+    const bool sync_step = s.access > kForceSync && s.access < kForceSync + kSyncOps;
     if (kind == ForceKind::Order &&
         (s.role >= kMaxForceSteps || s.location >= kMaxForceSteps ||
-         s.access > static_cast<std::uint8_t>(ForceAccess::Entry)))
+         (s.access > static_cast<std::uint8_t>(ForceAccess::Entry) && !sync_step)))
       return false;
   }
   return true;
@@ -211,6 +217,12 @@ bool ForcingStrategy::role_fits(const ForceStep& step, ThreadId tid) const {
 bool ForcingStrategy::step_matches_pending(std::uint32_t index, const Candidate& c) const {
   const ForceStep& s = directive_.steps[index];
   if (c.pending == PendingKind::None) return false;
+  if (s.access >= kForceSync) {  // a sync step: the thread stopped at that operation, on that object
+    if (c.pending != PendingKind::Sync || c.pending_op != s.access - kForceSync) return false;
+    if ((s.site != 0 && s.site != c.pending_site) || elsewhere(s, c.pending_address)) return false;
+    return role_fits(s, c.tid);
+  }
+  if (c.pending == PendingKind::Sync) return false;
   if (s.site != 0 && s.site != c.pending_site) return false;
   if (elsewhere(s, c.pending_address)) return false;
   switch (static_cast<ForceAccess>(s.access)) {
@@ -231,6 +243,11 @@ bool ForcingStrategy::step_matches_pending(std::uint32_t index, const Candidate&
 bool ForcingStrategy::step_matches_event(std::uint32_t index, const TraceEvent& e) const {
   const ForceStep& s = directive_.steps[index];
   const auto kind = static_cast<EventKind>(e.kind);
+  if (s.access >= kForceSync) {  // performed: the operation's event (a blocked lock or wait counts)
+    if (static_cast<std::uint8_t>(sync_op_of(e)) != s.access - kForceSync) return false;
+    if ((s.site != 0 && s.site != e.site) || elsewhere(s, e.address)) return false;
+    return role_fits(s, e.thread);
+  }
   switch (static_cast<ForceAccess>(s.access)) {
     case ForceAccess::Entry:
       return kind == EventKind::FuncEntry && e.address == s.site && role_fits(s, e.thread);

@@ -5,6 +5,7 @@
 
 #include "collectors.h"
 #include "engine.h"
+#include "sync_point.h"
 #include "models.h"
 #include "report.h"
 
@@ -17,7 +18,7 @@ clockid_t cond_clock(const pthread_cond_t* c) {
 
 int cond_wait(Thread* me, pthread_cond_t* c, pthread_mutex_t* m, Timeout timeout) {
   const timespec* abstime = timeout.abstime;
-  point(me, PointKind::Sync);
+  sync_point(me, SyncOp::Wait, c);
   int type = m->__data.__kind & 3;
   if ((type == PTHREAD_MUTEX_ERRORCHECK || type == PTHREAD_MUTEX_RECURSIVE) &&
       (m->__data.__lock == 0 || m->__data.__owner != me->os_tid))
@@ -38,7 +39,7 @@ int cond_wait(Thread* me, pthread_cond_t* c, pthread_mutex_t* m, Timeout timeout
 }
 
 int cond_signal(Thread* me, pthread_cond_t* c) {
-  point(me, PointKind::Sync);
+  sync_point(me, SyncOp::Signal, c);
   emit_sync(EventKind::Release, me, c, WaitKind::Cond);
   Model* model = g_rt.objects.find(c, ModelKind::Cond);
   if (model == nullptr || model->waiters.empty()) return 0;
@@ -50,7 +51,7 @@ int cond_signal(Thread* me, pthread_cond_t* c) {
 }
 
 int cond_broadcast(Thread* me, pthread_cond_t* c) {
-  point(me, PointKind::Sync);
+  sync_point(me, SyncOp::Signal, c);
   emit_sync(EventKind::Release, me, c, WaitKind::Cond);
   if (Model* model = g_rt.objects.find(c, ModelKind::Cond)) wake_all(model);
   return 0;

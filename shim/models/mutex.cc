@@ -13,6 +13,7 @@
 
 #include "collectors.h"
 #include "engine.h"
+#include "sync_point.h"
 #include "models.h"
 #include "report.h"
 
@@ -51,6 +52,7 @@ void take(Thread* me, pthread_mutex_t* m, unsigned count) {
   m->__data.__count = mutex_type(m) == PTHREAD_MUTEX_RECURSIVE ? count : 0;
   ++m->__data.__nusers;
   note_robust_held(me, m, true);
+  me->note_locked(m);
   emit_sync(EventKind::Acquire, me, m, WaitKind::Mutex);
 }
 
@@ -67,6 +69,7 @@ int take_over(Thread* me, pthread_mutex_t* m) {
 void release(Thread* me, pthread_mutex_t* m) {
   emit_sync(EventKind::Release, me, m, WaitKind::Mutex);
   note_robust_held(me, m, false);
+  me->note_unlocked(m);
   m->__data.__lock = 0;
   m->__data.__owner = 0;
   m->__data.__count = 0;
@@ -95,7 +98,7 @@ bool valid_timeout(const timespec* t) {
 }
 
 int mutex_lock(Thread* me, pthread_mutex_t* m, WaitMode mode, Timeout timeout) {
-  point(me, PointKind::Sync);
+  sync_point(me, SyncOp::Lock, m);
   if (is_robust(m)) {
     if (robust_state(m) == Model::Robust::NotRecoverable) return ENOTRECOVERABLE;
     if (m->__data.__lock != 0 && holder_exited(m)) return take_over(me, m);
@@ -120,7 +123,7 @@ int mutex_lock(Thread* me, pthread_mutex_t* m, WaitMode mode, Timeout timeout) {
 }
 
 int mutex_unlock(Thread* me, pthread_mutex_t* m) {
-  point(me, PointKind::Sync);
+  sync_point(me, SyncOp::Unlock, m);
   int type = mutex_type(m);
   if (type == PTHREAD_MUTEX_RECURSIVE || type == PTHREAD_MUTEX_ERRORCHECK || is_robust(m)) {
     if (m->__data.__lock == 0 || m->__data.__owner != me->os_tid) return EPERM;

@@ -6,6 +6,7 @@
 
 #include "collectors.h"
 #include "engine.h"
+#include "sync_point.h"
 #include "models.h"
 #include "report.h"
 
@@ -20,7 +21,7 @@ Model* holders(pthread_rwlock_t* rw) {
 }
 
 int acquire(Thread* me, pthread_rwlock_t* rw, bool write, WaitMode mode, Timeout timeout) {
-  point(me, PointKind::Sync);
+  sync_point(me, SyncOp::Lock, rw);
   for (;;) {
     Model* model = g_rt.objects.find(rw, ModelKind::Rwlock);
     bool free = model == nullptr || (model->writer == nullptr && (!write || model->readers == 0));
@@ -51,7 +52,7 @@ int rwlock_wrlock(Thread* me, pthread_rwlock_t* rw, WaitMode mode, Timeout timeo
 }
 
 int rwlock_unlock(Thread* me, pthread_rwlock_t* rw) {
-  point(me, PointKind::Sync);
+  sync_point(me, SyncOp::Unlock, rw);
   Model* model = g_rt.objects.find(rw, ModelKind::Rwlock);
   if (model == nullptr) return EPERM;
   WaitKind released = WaitKind::RwlockWrite;

@@ -9,6 +9,7 @@
 
 #include "collectors.h"
 #include "engine.h"
+#include "sync_point.h"
 #include "models.h"
 #include "report.h"
 
@@ -23,7 +24,7 @@ void set_value(sem_t* s, std::uint32_t v) { word(s) = (word(s) & ~std::uint64_t{
 }  // namespace
 
 int semaphore_wait(Thread* me, sem_t* s, WaitMode mode, Timeout timeout) {
-  point(me, PointKind::Sync);
+  sync_point(me, SyncOp::SemWait, s);
   for (;;) {
     if (std::uint32_t v = value(s); v > 0) {
       set_value(s, v - 1);
@@ -41,7 +42,7 @@ int semaphore_wait(Thread* me, sem_t* s, WaitMode mode, Timeout timeout) {
 }
 
 int semaphore_post(Thread* me, sem_t* s) {
-  point(me, PointKind::Sync);
+  sync_point(me, SyncOp::Post, s);
   std::uint32_t v = value(s);
   if (v >= static_cast<std::uint32_t>(SEM_VALUE_MAX)) return EOVERFLOW;
   set_value(s, v + 1);

@@ -7,6 +7,7 @@
 
 #include "collectors.h"
 #include "engine.h"
+#include "sync_point.h"
 #include "models.h"
 #include "report.h"
 
@@ -32,7 +33,7 @@ void wake_waiters(const void* object, ModelKind kind) {
 }  // namespace
 
 int spin_lock(Thread* me, pthread_spinlock_t* s, WaitMode mode) {
-  point(me, PointKind::Sync);
+  sync_point(me, SyncOp::Lock, const_cast<int*>(s));
   while (*s < kSpinFree) {
     if (mode == WaitMode::Try) return EBUSY;
     Model* model = waiters_of(const_cast<int*>(s), ModelKind::Spin);
@@ -44,7 +45,7 @@ int spin_lock(Thread* me, pthread_spinlock_t* s, WaitMode mode) {
 }
 
 int spin_unlock(Thread* me, pthread_spinlock_t* s) {
-  point(me, PointKind::Sync);
+  sync_point(me, SyncOp::Unlock, const_cast<int*>(s));
   emit_sync(EventKind::Release, me, const_cast<int*>(s), WaitKind::Spin);
   *s = kSpinFree;
   wake_waiters(const_cast<int*>(s), ModelKind::Spin);

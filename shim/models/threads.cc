@@ -14,6 +14,7 @@
 #include "crash.h"
 #include "tsan/access.h"
 #include "engine.h"
+#include "sync_point.h"
 #include "models.h"
 #include "real.h"
 #include "report.h"
@@ -99,8 +100,8 @@ int thread_create(Thread* me, pthread_t* out, const pthread_attr_t* attr, void* 
 }
 
 int thread_join(Thread* me, pthread_t handle, void** result, WaitMode mode, Timeout timeout) {
-  point(me, PointKind::Sync);
   Thread* target = find_thread(handle);
+  sync_point(me, SyncOp::Join, target != nullptr ? std::uint64_t{target->id} : 0);
   if (target == nullptr) return ESRCH;
   if (target == me) return EDEADLK;
   if (target->detached || target->joined) return EINVAL;

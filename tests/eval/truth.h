@@ -18,13 +18,21 @@ struct ReportedSide {
   int role = 0;
   std::string file;
   int line = 0;
+  std::string kind;   // the whole kind word: "R", "W", or a sync operation ("lock", "signal", ...)
 };
 
 struct TruthSide {
   char access = '?';
   int role = 0;
   int line = 0;
+  std::string kind;   // "R", "W", "lock", "unlock", "signal", "wait", ... (ctrlsched/sync_ops.h)
 };
+
+// Two kinds are the same: equal words (a report that gave no word compares by first letter).
+inline bool same_kind(const ReportedSide& reported, const TruthSide& want) {
+  if (!reported.kind.empty() && !want.kind.empty()) return reported.kind == want.kind;
+  return reported.access == want.access;
+}
 
 struct TruthPattern {
   std::string variable;
@@ -42,6 +50,7 @@ inline void split_file_line(const std::string& file_line, ReportedSide& side) {
 inline ReportedSide falcon_side(const std::string& access, int role, const std::string& site) {
   ReportedSide side;
   side.access = access.empty() ? '?' : access[0];
+  side.kind = access;
   side.role = role;
   split_file_line(site.substr(0, site.find(' ')), side);
   return side;
@@ -51,6 +60,7 @@ inline ReportedSide falcon_side(const std::string& access, int role, const std::
 inline ReportedSide locon_side(const std::string& access, int role, const std::string& site) {
   ReportedSide side;
   side.access = access.empty() ? '?' : access[0];
+  side.kind = access;
   side.role = role;
   const auto open = site.rfind('(');
   const auto close = site.rfind(')');
@@ -89,10 +99,13 @@ class Truth {
       std::string example;
       TruthPattern pattern;
       if (!(fields >> example >> pattern.variable)) continue;
+      // <kind><role>@<line>: the kind is the letters before the role's digits (R, W, lock, ...).
       for (std::string side; fields >> side;) {
         const auto at = side.find('@');
-        if (side.size() < 4 || at == std::string::npos) continue;
-        pattern.sides.push_back({side[0], std::atoi(side.substr(1, at - 1).c_str()), std::atoi(side.c_str() + at + 1)});
+        const auto digits = side.find_first_of("0123456789");
+        if (side.size() < 4 || at == std::string::npos || digits == 0 || digits >= at) continue;
+        pattern.sides.push_back({side[0], std::atoi(side.substr(digits, at - digits).c_str()),
+                                 std::atoi(side.c_str() + at + 1), side.substr(0, digits)});
       }
       if (truth.patterns_.find(example) == truth.patterns_.end()) truth.order_.push_back(example);
       truth.patterns_[example].push_back(pattern);
@@ -128,7 +141,7 @@ class Truth {
   static bool matches_at(const TruthPattern& pattern, std::size_t start, const std::vector<ReportedSide>& sides) {
     for (std::size_t i = 0; i < sides.size(); ++i) {
       const TruthSide& want = pattern.sides[start + i];
-      if (sides[i].access != want.access || sides[i].line != want.line) return false;
+      if (!same_kind(sides[i], want) || sides[i].line != want.line) return false;
       for (std::size_t j = 0; j < i; ++j) {
         const bool same_reported = sides[i].role == sides[j].role;
         const bool same_truth = want.role == pattern.sides[start + j].role;

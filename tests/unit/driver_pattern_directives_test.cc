@@ -54,14 +54,32 @@ TEST_CASE("a Falcon pair forces two accesses by two threads") {
   check_steps(falcon_directive(id), {{0x10, ForceAccess::Write, 0}, {0x20, ForceAccess::Read, 1}});
 }
 
-TEST_CASE("a Locon procedure II finding forces only the reported (reversed) pair") {
+TEST_CASE("a Locon procedure II finding forces the reported (reversed) pair") {
   locon::Finding finding;
   finding.procedure = locon::Procedure::II;
   finding.level = locon::Level::Pc;
-  finding.pairs = {pair(0x28, false, 0, 0x38, true, 0), pair(0x50, true, 0, 0x60, false, 0)};
+  finding.pairs = {pair(0x28, false, 0, 0x38, true, 0)};
   const auto d = locon_directive(finding);
   REQUIRE(d);
   check_steps(*d, {{0x28, ForceAccess::Read, 0}, {0x38, ForceAccess::Write, 1}});
+}
+
+TEST_CASE("a Locon procedure II coupled finding forces its partner, then the culprit, as one order") {
+  // atomicity_multi_var: culprit R@49 → W@38 (sum), partner W@35 → R@49 (count).
+  locon::Finding finding;
+  finding.procedure = locon::Procedure::II;
+  finding.level = locon::Level::Pc;
+  finding.pairs = {pair(0x31, false, 0, 0x27, true, 0), pair(0x24, true, 0, 0x31, false, 0)};
+  const auto d = locon_directive(finding);
+  REQUIRE(d);
+  check_steps(*d, {{0x24, ForceAccess::Write, 0},
+                   {0x31, ForceAccess::Read, 1},
+                   {0x31, ForceAccess::Read, 1},
+                   {0x27, ForceAccess::Write, 0}});
+  CHECK(d->steps[0].location == 0);
+  CHECK(d->steps[1].location == 0);
+  CHECK(d->steps[2].location == 1);
+  CHECK(d->steps[3].location == 1);
 }
 
 TEST_CASE("a Locon procedure III finding forces both pairs; roles follow threads when known") {

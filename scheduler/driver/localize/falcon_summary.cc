@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "ctrlsched/falcon_patterns.h"
+#include "ctrlsched/sync_ops.h"
 #include "runs/collector_summary.h"
 
 namespace ctrlsched::driver {
@@ -22,6 +23,8 @@ std::optional<localize::FalconRun> read_falcon_run(const RunRecord& record, bool
     localize::FalconSighting s;
     s.id.kind = static_cast<FalconKind>(e.kind);
     s.id.sites = {e.sites[0], e.sites[1], falcon_kind_length(s.id.kind) == 3 ? e.sites[2] : 0};
+    if (falcon_kind_is_sync(s.id.kind))
+      s.id.ops = {e.ops[0], e.ops[1], falcon_kind_length(s.id.kind) == 3 ? e.ops[2] : std::uint8_t{0}};
     s.count = e.count;
     s.location = e.location;
     s.location_name = names.data(e.location);
@@ -48,6 +51,12 @@ int role_of(std::uint32_t i) { return i == 1 ? 2 : 1; }
 
 bool writes(FalconKind kind, std::uint32_t i) { return falcon_kind_name(kind)[3 * i] == 'W'; }
 
+// What side i does: "R"/"W" for a memory access, the sync operation's word (sync_ops.h).
+std::string side_kind(const localize::FalconPatternId& id, std::uint32_t i) {
+  if (falcon_kind_is_sync(id.kind)) return sync_op_name(static_cast<SyncOp>(id.ops[i]));
+  return writes(id.kind, i) ? "W" : "R";
+}
+
 }  // namespace
 
 std::vector<std::string> render_falcon_text(const localize::FalconRanking& ranking, const RecordNames& names,
@@ -57,7 +66,7 @@ std::vector<std::string> render_falcon_text(const localize::FalconRanking& ranki
     if (limit != 0 && lines.size() == limit) break;
     char head[48];
     std::snprintf(head, sizeof head, "%3u  %s  %-8s  ", p.rank, score_text(p.score).c_str(),
-                  falcon_kind_name(p.id.kind));
+                  localize::falcon_pattern_name(p.id).c_str());
     std::string line = head + location_text(p.example, names) + "  ";
     for (std::uint32_t i = 0; i < falcon_kind_length(p.id.kind); ++i) {
       if (i) line += " → ";
@@ -86,12 +95,13 @@ nlohmann::ordered_json falcon_json(const localize::FalconRanking& ranking, const
     j["rank"] = p.rank;
     j["tied"] = p.tied;
     j["score"] = p.score;
-    j["kind"] = falcon_kind_name(p.id.kind);
+    j["kind"] = localize::falcon_pattern_name(p.id);
+    if (falcon_kind_is_sync(p.id.kind)) j["sync"] = true;
     j["location"] = location_text(p.example, names);
     Json accesses = Json::array();
     for (std::uint32_t i = 0; i < falcon_kind_length(p.id.kind); ++i) {
       const int role = role_of(i);
-      accesses.push_back(Json{{"access", writes(p.id.kind, i) ? "W" : "R"},
+      accesses.push_back(Json{{"access", side_kind(p.id, i)},
                               {"role", role},
                               {"site", names.site(p.id.sites[i])},
                               {"thread", p.example.threads[static_cast<std::size_t>(role - 1)]}});

@@ -18,6 +18,8 @@ constexpr std::size_t kShownPatterns = 10;
 constexpr std::size_t kShownComponents = 8;
 constexpr std::uint64_t kSpectraSeedsPerDirective = 20;
 
+bool is_sync_sighting(const localize::FalconSighting& s) { return falcon_kind_is_sync(s.id.kind); }
+
 std::string percent_text(double fraction) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.1f%%", 100.0 * fraction);
@@ -163,6 +165,13 @@ void LocalizationData::add(std::uint64_t index, const RunRecord& record, bool fa
     });
     names_index_ = index;
   }
+  if (failed && static_cast<ShimOutcome>(record.outcome) == ShimOutcome::Deadlock &&
+      (!lock_cycle_ || index < lock_cycle_index_)) {
+    if (auto cycle = find_lock_cycle(record.deadlock)) {
+      lock_cycle_ = std::move(cycle);
+      lock_cycle_index_ = index;
+    }
+  }
   falcon_[static_cast<std::size_t>(index)] = read_falcon_run(record, failed, *names_);
   spectra_[static_cast<std::size_t>(index)] = read_spectra_run(record, failed);
 }
@@ -203,7 +212,17 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
       if (!runs[i].failed() && runs[i].access_pairs) locon_set.push_back(i);
     }
   }
-  const localize::FalconRanking falcon = rank_falcon(falcon_all, settings.score);
+  // A deadlock or a hang is a state of the synchronization: at equal scores its sync orders
+  // explain it before the memory accesses that led there. Any other failure is ranked over
+  // memory patterns only, as before sync operations were collected: there a lock order is the
+  // scheduling of critical sections, which outscored the accesses it orders (atomicity_multi_var,
+  // docs/localization.md).
+  const bool sync_first = first_failing && (runs[*first_failing].kind == OutcomeKind::Deadlock ||
+                                            runs[*first_failing].kind == OutcomeKind::Hang);
+  if (!sync_first) {
+    for (localize::FalconRun& run : falcon_all) std::erase_if(run.patterns, is_sync_sighting);
+  }
+  const localize::FalconRanking falcon = rank_falcon(falcon_all, settings.score, sync_first);
   std::vector<std::size_t> falcon_suspects;
   if (first_failing) {
     for (const auto& pattern : falcon.patterns) {
@@ -223,7 +242,13 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
     if (const auto input = locon_input(locon_runs, 0)) {
       localize::locon::Options options;
       options.procedure = settings.procedure;
-      findings = localize::locon::localize(input->failed, input->passing, options);
+      // Memory pairs first unless the failure is a deadlock or a hang; the sync pairs join when
+      // they alone explain it (a deadlocked run may have no memory pair at all).
+      if (!sync_first) {
+        const LoconInput memory = without_sync_pairs(*input);
+        findings = localize::locon::localize(memory.failed, memory.passing, options);
+      }
+      if (findings.empty()) findings = localize::locon::localize(input->failed, input->passing, options);
       if (!findings.empty()) {
         if (auto directive = locon_directive(findings.front())) locon_suspect = confirmer.add(*directive);
       }
@@ -303,6 +328,11 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   // Text.
   text += "\nLocalization · " + std::to_string(reported) + " runs, " + std::to_string(report.failures()) +
           " failing\n";
+  if (data.lock_cycle()) {
+    // The deadlock itself says which lock orders make the cycle (docs/localization.md).
+    text += "Lock-order cycle (deadlock of seed " + std::to_string(runs[data.lock_cycle_index()].seed) + ")\n";
+    for (const std::string& line : render_lock_cycle_text(*data.lock_cycle(), names)) text += "  " + line + "\n";
+  }
   if (first_failing) {
     text += "Most suspicious interleavings (Falcon, " + std::string(to_string(falcon.score)) + ", window " +
             std::to_string(settings.window) + "; " + std::to_string(falcon.patterns.size()) + " patterns)\n";
@@ -358,6 +388,11 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   json["runs"] = reported;
   json["failing"] = report.failures();
   json["baseline_rate"] = reported ? static_cast<double>(report.failures()) / static_cast<double>(reported) : 0.0;
+  if (data.lock_cycle()) {
+    nlohmann::ordered_json cycle = lock_cycle_json(*data.lock_cycle(), names);
+    cycle["seed"] = runs[data.lock_cycle_index()].seed;
+    json["lock_cycle"] = std::move(cycle);
+  }
   if (first_failing) {
     nlohmann::ordered_json falcon_object = falcon_json(falcon, names);
     for (std::size_t i = 0; i < falcon_suspects.size() && i < falcon_object["patterns"].size(); ++i) {
@@ -366,9 +401,11 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
     json["falcon"] = std::move(falcon_object);
     std::vector<localize::FalconRun> falcon_locon_set;
     for (std::size_t i : locon_set) {
-      if (data.falcon()[i]) falcon_locon_set.push_back(*data.falcon()[i]);
+      if (!data.falcon()[i]) continue;
+      falcon_locon_set.push_back(*data.falcon()[i]);
+      if (!sync_first) std::erase_if(falcon_locon_set.back().patterns, is_sync_sighting);
     }
-    json["falcon_one_failure"] = falcon_json(rank_falcon(falcon_locon_set, settings.score), names);
+    json["falcon_one_failure"] = falcon_json(rank_falcon(falcon_locon_set, settings.score, sync_first), names);
     nlohmann::ordered_json locon;
     locon["failing_seed"] = runs[*first_failing].seed;
     locon["passing_runs"] = locon_set.size() - 1;

@@ -33,6 +33,7 @@
 #include "ctrlsched/localize/locon.h"
 #include "ctrlsched/localize/spectra.h"
 #include "ctrlsched/run_record.h"
+#include "localize/lock_cycle.h"
 #include "localize/record_names.h"
 #include "report/report.h"
 #include "report/symbolizer.h"
@@ -70,8 +71,13 @@ class LocalizationData {
   const std::vector<std::optional<localize::FalconRun>>& falcon() const { return falcon_; }
   const std::vector<std::optional<localize::SpectraRun>>& spectra() const { return spectra_; }
   const std::optional<RecordNames>& names() const { return names_; }
+  // The lock-order cycle of the lowest failing seed that deadlocked on one (lock_cycle.h).
+  const std::optional<LockCycle>& lock_cycle() const { return lock_cycle_; }
+  std::size_t lock_cycle_index() const { return static_cast<std::size_t>(lock_cycle_index_); }
 
  private:
+  std::optional<LockCycle> lock_cycle_;
+  std::uint64_t lock_cycle_index_ = 0;
   std::vector<std::optional<localize::FalconRun>> falcon_;
   std::vector<std::optional<localize::SpectraRun>> spectra_;
   std::optional<RecordNames> names_;

@@ -4,6 +4,8 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "ctrlsched/sync_ops.h"
+
 namespace ctrlsched::driver {
 
 namespace locon = localize::locon;
@@ -13,10 +15,23 @@ locon::RunPairs locon_pairs(const AccessPairs& pairs) {
   run.pairs.reserve(pairs.pairs.size());
   for (const AccessPairResult& p : pairs.pairs)
     run.pairs.push_back(locon::Pair{
-        locon::PairKey{locon::Side{p.head_site, p.head_write, p.head_thread, p.head_iteration},
-                       locon::Side{p.tail_site, p.tail_write, p.tail_thread, p.tail_iteration}},
+        locon::PairKey{locon::Side{p.head_site, p.head_write, p.head_thread, p.head_iteration, p.head_sync},
+                       locon::Side{p.tail_site, p.tail_write, p.tail_thread, p.tail_iteration, p.tail_sync}},
         p.location, p.head_access, p.tail_access, p.count});
   return run;
+}
+
+LoconInput without_sync_pairs(const LoconInput& input) {
+  auto memory_only = [](const locon::RunPairs& run) {
+    locon::RunPairs kept;
+    for (const locon::Pair& p : run.pairs)
+      if (p.key.head.sync == 0 && p.key.tail.sync == 0) kept.pairs.push_back(p);
+    return kept;
+  };
+  LoconInput out;
+  out.failed = memory_only(input.failed);
+  for (const locon::RunPairs& run : input.passing) out.passing.push_back(memory_only(run));
+  return out;
 }
 
 std::optional<LoconInput> locon_input(const std::vector<RunResult>& runs, std::size_t failed) {
@@ -29,8 +44,11 @@ std::optional<LoconInput> locon_input(const std::vector<RunResult>& runs, std::s
 }
 
 SiteNames site_names(const std::vector<RunResult>& runs) {
-  // head/tail are "<W|R> <where>" (access_pairs.cc).
-  auto where = [](const std::string& text) { return text.size() > 2 ? text.substr(2) : std::string("?"); };
+  // head/tail are "<W|R|sync word> <where>" (access_pairs.cc).
+  auto where = [](const std::string& text) {
+    const std::size_t space = text.find(' ');
+    return space != std::string::npos ? text.substr(space + 1) : std::string("?");
+  };
   SiteNames names;
   for (const RunResult& run : runs) {
     if (!run.access_pairs) continue;
@@ -53,8 +71,14 @@ std::string site_name(std::uint64_t site, const SiteNames& names) {
 
 }  // namespace
 
+// "R", "W", or the sync operation's word ("lock", "signal", ...: ctrlsched/sync_ops.h).
+static std::string side_kind(const locon::Side& side) {
+  if (side.sync != 0) return sync_op_name(static_cast<SyncOp>(side.sync));
+  return side.write ? "W" : "R";
+}
+
 std::string side_text(const locon::Side& side, locon::Level level, const SiteNames& names) {
-  std::string text = std::string(side.write ? "W" : "R") + "@" + site_name(side.site, names);
+  std::string text = side_kind(side) + "@" + site_name(side.site, names);
   if (level == locon::Level::Tid) text += " [T" + std::to_string(side.thread) + "]";
   if (level == locon::Level::Loop)
     text += " [T" + std::to_string(side.thread) + ", iteration " + std::to_string(side.iteration) + "]";
@@ -85,7 +109,7 @@ std::string findings_text(const std::vector<locon::Finding>& findings, const Sit
 nlohmann::ordered_json findings_json(const std::vector<locon::Finding>& findings, const SiteNames& names) {
   using Json = nlohmann::ordered_json;
   auto side_json = [&](const locon::Side& s, locon::Level level) {
-    Json j{{"kind", s.write ? "W" : "R"}, {"site", site_name(s.site, names)}};
+    Json j{{"kind", side_kind(s)}, {"site", site_name(s.site, names)}};
     if (level != locon::Level::Pc) j["thread"] = s.thread;
     if (level == locon::Level::Loop) j["iteration"] = s.iteration;
     return j;

@@ -24,6 +24,10 @@ struct LoconInput {
   std::vector<localize::locon::RunPairs> passing;  // in the order of `runs`
 };
 
+// The same input without the pairs of synchronization operations (ctrlsched/sync_ops.h): Locon
+// over memory accesses only, as before sync operations were collected.
+LoconInput without_sync_pairs(const LoconInput& input);
+
 // The failing run runs[failed] against every passing run that has an access-pair summary.
 // nullopt if runs[failed] is out of range or has no summary (the collector did not run).
 std::optional<LoconInput> locon_input(const std::vector<RunResult>& runs, std::size_t failed);

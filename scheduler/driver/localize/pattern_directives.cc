@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ctrlsched/forcing.h"
+#include "ctrlsched/sync_ops.h"
 
 namespace ctrlsched::driver {
 namespace {
@@ -14,9 +15,21 @@ ForceStep step(std::uint64_t site, bool write, std::uint8_t role) {
   return force_step(site, write ? ForceAccess::Write : ForceAccess::Read, role);
 }
 
+// A sync pattern (ctrlsched/sync_ops.h): its operations on one object, roles 0, 1, 0.
+ForceDirective sync_directive(const localize::FalconPatternId& pattern, std::uint32_t hold_limit) {
+  ForceDirective d{};
+  d.kind = static_cast<std::uint32_t>(ForceKind::Order);
+  d.hold_limit = hold_limit;
+  d.count = falcon_kind_length(pattern.kind);
+  for (std::uint32_t i = 0; i < d.count; ++i)
+    d.steps[i] = force_sync_step(pattern.sites[i], pattern.ops[i], static_cast<std::uint8_t>(i == 1 ? 1 : 0));
+  return d;
+}
+
 }  // namespace
 
 ForceDirective falcon_directive(const localize::FalconPatternId& pattern, std::uint32_t hold_limit) {
+  if (falcon_kind_is_sync(pattern.kind)) return sync_directive(pattern, hold_limit);
   // The kind's name spells the accesses: "R1-W2-R1" = read by role 1, write by role 2, ...
   const std::string_view name = falcon_kind_name(pattern.kind);
   ForceDirective d{};
@@ -35,10 +48,16 @@ ForceDirective falcon_directive(const localize::FalconPatternId& pattern, std::u
 std::optional<ForceDirective> locon_directive(const localize::locon::Finding& finding, std::uint32_t hold_limit) {
   using localize::locon::Level;
   if (finding.pairs.empty()) return std::nullopt;
-  // Procedure II reports the culprit first and the partner the failed run has second; only the
-  // culprit is an order to force. Procedure III's two pairs are one pattern.
-  const std::size_t pairs =
-      finding.procedure == localize::locon::Procedure::III ? std::min<std::size_t>(finding.pairs.size(), 2) : 1;
+  // Procedure III's two pairs are one pattern. Procedure II reports the culprit first and, for
+  // coupled pairs (two variables that change together), the partner the failed run has second:
+  // forced as one order, the partner as it happened and then the culprit, which the failing
+  // access cut short (atomicity_multi_var: W count → R count, then R sum → W sum).
+  using localize::locon::Procedure;
+  const bool coupled = finding.procedure == Procedure::II && finding.pairs.size() >= 2;
+  const std::size_t pairs = finding.procedure == Procedure::III || coupled ? std::min<std::size_t>(finding.pairs.size(), 2) : 1;
+  const auto pair_at = [&](std::size_t p) -> const localize::locon::PairKey& {
+    return coupled ? finding.pairs[1 - p] : finding.pairs[p];
+  };
   const bool threads_known = finding.level != Level::Pc;
   std::vector<std::uint32_t> role_threads;  // role r = role_threads[r]
   auto role_of_thread = [&](std::uint32_t thread) {
@@ -52,12 +71,30 @@ std::optional<ForceDirective> locon_directive(const localize::locon::Finding& fi
   ForceDirective d{};
   d.kind = static_cast<std::uint32_t>(ForceKind::Order);
   d.hold_limit = hold_limit;
+  // Two lock pairs on two locks (procedure III on a lock-order deadlock: lock1@26 → lock2@39 on
+  // lock_a, lock1@38 → lock2@27 on lock_b) are a cycle, not two orders one after the other: both
+  // heads happen before either tail, each tail on the other head's lock.
+  const auto is_lock = [](const localize::locon::Side& s) { return s.sync == static_cast<std::uint8_t>(SyncOp::Lock); };
+  if (pairs == 2 && is_lock(pair_at(0).head) && is_lock(pair_at(0).tail) && is_lock(pair_at(1).head) &&
+      is_lock(pair_at(1).tail)) {
+    const auto& first = pair_at(0);
+    const auto& second = pair_at(1);
+    const std::array<std::pair<const localize::locon::Side*, std::uint16_t>, 4> cycle = {
+        {{&first.head, 0}, {&second.head, 1}, {&first.tail, 0}, {&second.tail, 1}}};
+    constexpr std::array<std::uint8_t, 4> kCycleRoles = {0, 1, 1, 0};
+    for (const auto& [side, location] : cycle) {
+      const std::uint8_t role = threads_known ? role_of_thread(side->thread) : kCycleRoles[d.count];
+      d.steps[d.count] = force_sync_step(side->site, side->sync, role);
+      d.steps[d.count++].location = location;
+    }
+    return d;
+  }
   for (std::size_t p = 0; p < pairs; ++p) {
-    const auto& pair = finding.pairs[p];
+    const auto& pair = pair_at(p);
     const std::array sides = {pair.head, pair.tail};
     for (const auto& side : sides) {
       const std::uint8_t role = threads_known ? role_of_thread(side.thread) : kPcRoles[d.count];
-      d.steps[d.count] = step(side.site, side.write, role);
+      d.steps[d.count] = side.sync != 0 ? force_sync_step(side.site, side.sync, role) : step(side.site, side.write, role);
       d.steps[d.count++].location = static_cast<std::uint16_t>(p);  // procedure III: two locations
     }
   }

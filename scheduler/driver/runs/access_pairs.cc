@@ -6,6 +6,7 @@
 #include <map>
 
 #include "ctrlsched/access_pairs.h"
+#include "ctrlsched/sync_ops.h"
 #include "ctrlsched/trace_format.h"
 #include "runs/collector_summary.h"
 #include "runs/failure_details.h"
@@ -23,8 +24,11 @@ std::string where(const RunRecord& record, std::uint64_t site, const ClassifyCon
   return locate(context, frame).text;
 }
 
-std::string site_text(const RunRecord& record, std::uint64_t site, bool write, const ClassifyContext& context) {
-  return (write ? "W " : "R ") + where(record, site, context);
+// "W f.c:3 (g)", or for a sync operation "lock f.c:3 (g)".
+std::string site_text(const RunRecord& record, std::uint64_t site, std::uint8_t kind, const ClassifyContext& context) {
+  const SyncOp op = sync_op_of_side(kind);
+  const std::string word = op != SyncOp::None ? sync_op_name(op) : kind != 0 ? "W" : "R";
+  return word + " " + where(record, site, context);
 }
 
 }  // namespace
@@ -44,11 +48,13 @@ std::optional<AccessPairs> read_access_pairs(const RunRecord& record, const Clas
   for (std::uint32_t i = 0; i < used; ++i) {
     const AccessPair& p = summary->pairs[i];
     const auto location = location_numbers.emplace(p.location, location_numbers.size()).first->second;
-    result.pairs.push_back({site_text(record, p.head_site, p.head_write != 0, context),
-                            site_text(record, p.tail_site, p.tail_write != 0, context), p.count,
-                            p.head_site, p.tail_site, p.head_write != 0, p.tail_write != 0,
+    result.pairs.push_back({site_text(record, p.head_site, p.head_write, context),
+                            site_text(record, p.tail_site, p.tail_write, context), p.count,
+                            p.head_site, p.tail_site, p.head_write == 1, p.tail_write == 1,
                             p.head_thread, p.tail_thread, p.head_iteration, p.tail_iteration,
-                            p.head_access, p.tail_access, location});
+                            p.head_access, p.tail_access, location,
+                            static_cast<std::uint8_t>(sync_op_of_side(p.head_write)),
+                            static_cast<std::uint8_t>(sync_op_of_side(p.tail_write))});
   }
   return result;
 }

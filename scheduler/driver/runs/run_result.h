@@ -76,6 +76,8 @@ struct AccessPairResult {
   std::uint32_t head_access = 0;  // index among the run's accesses at the first occurrence
   std::uint32_t tail_access = 0;
   std::uint32_t location = 0;  // the location, numbered by first appearance among the run's pairs
+  std::uint8_t head_sync = 0;  // SyncOp when the side is a sync operation (ctrlsched/sync_ops.h)
+  std::uint8_t tail_sync = 0;
 };
 
 struct AccessPairs {

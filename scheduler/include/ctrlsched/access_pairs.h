@@ -32,11 +32,11 @@ struct AccessPair {
   std::uint64_t location;     // address at the first occurrence: meaningful within this run only
   std::uint32_t head_thread;  // ThreadId (creation order, deterministic)
   std::uint32_t tail_thread;
-  std::uint32_t head_access;  // index of the head among the run's plain accesses, at the first
+  std::uint32_t head_access;  // index of the head among the run's accesses and sync operations, at the first
   std::uint32_t tail_access;  //   occurrence (saturating): program order within a thread
   std::uint32_t count;        // how often this pair occurred in the run
-  std::uint8_t head_write;    // 1 = write, 0 = read
-  std::uint8_t tail_write;
+  std::uint8_t head_write;    // 1 = write, 0 = read, kSyncSide | SyncOp = a sync operation
+  std::uint8_t tail_write;    //   (ctrlsched/sync_ops.h)
   std::uint8_t head_iteration;  // previous executions of the site in the activation (saturated)
   std::uint8_t tail_iteration;
 };

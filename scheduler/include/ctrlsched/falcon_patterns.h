@@ -25,7 +25,7 @@ struct FalconPatternEntry {
   std::uint32_t threads[2];  // threads of role 1 and role 2 at the first occurrence
   std::uint32_t count;       // occurrences in the run
   std::uint8_t kind;         // FalconKind
-  std::uint8_t reserved[3];
+  std::uint8_t ops[3];       // SyncOp of each side (sync kinds), else 0
 };
 
 struct FalconPatternSummary {

@@ -19,6 +19,11 @@
 // drain() extracts and slides until the window is empty: the end of a run (or a crash) does not
 // lose the patterns of a window that never filled up.
 //
+// Sync objects (ctrlsched/sync_ops.h) get windows too, over their sync operations (all
+// write-like, so a thread's later operation replaces its earlier one in the last slot): every
+// triple (0, j, k) is a SyncTriple and the pair, when no triple was found, a SyncPair; the
+// operations are in FalconAccess::op.
+//
 // Roles: the oldest access's thread is role 1, the other thread role 2, so kinds read like the
 // paper's tables (R1-W2-R1 ...) whatever the thread ids were.
 #pragma once
@@ -48,24 +53,33 @@ enum class FalconKind : std::uint8_t {
   W1R2W1 = 5,
   R1W2W1 = 6,
   W1W2W1 = 7,
+  // Orders of synchronization operations on one sync object (ctrlsched/sync_ops.h): every pair
+  // or triple of two threads is one, the sides' SyncOps say which (e.g. signal1-wait2).
+  SyncPair = 8,
+  SyncTriple = 9,
 };
-inline constexpr std::uint32_t kFalconKinds = 8;
+inline constexpr std::uint32_t kFalconKinds = 10;
 
 constexpr const char* falcon_kind_name(FalconKind kind) {
-  constexpr const char* names[kFalconKinds] = {"R1-W2",    "W1-R2",    "W1-W2",    "R1-W2-R1",
-                                               "W1-W2-R1", "W1-R2-W1", "R1-W2-W1", "W1-W2-W1"};
+  constexpr const char* names[kFalconKinds] = {"R1-W2",    "W1-R2",    "W1-W2",    "R1-W2-R1", "W1-W2-R1",
+                                               "W1-R2-W1", "R1-W2-W1", "W1-W2-W1", "sync-pair", "sync-triple"};
   const auto i = static_cast<std::uint32_t>(kind);
   return i < kFalconKinds ? names[i] : "?";
 }
 
+constexpr bool falcon_kind_is_sync(FalconKind kind) {
+  return kind == FalconKind::SyncPair || kind == FalconKind::SyncTriple;
+}
+
 constexpr std::uint32_t falcon_kind_length(FalconKind kind) {
-  return static_cast<std::uint32_t>(kind) < 3 ? 2 : 3;
+  return static_cast<std::uint32_t>(kind) < 3 || kind == FalconKind::SyncPair ? 2 : 3;
 }
 
 struct FalconAccess {
   std::uint64_t site = 0;    // trace_format.h site encoding
   std::uint32_t thread = 0;  // ThreadId
-  bool write = false;
+  bool write = false;        // sync operations count as writes (each changes the object)
+  std::uint8_t op = 0;       // SyncOp (sync_ops.h); 0 = a memory access
 };
 
 // One extracted pattern: accesses[0..falcon_kind_length(kind)), oldest first.
@@ -142,17 +156,19 @@ class FalconWindow {
     std::uint32_t next_local = 1;
     while (next_local < used_ && slots_[next_local].thread != first.thread) ++next_local;
     bool found_triple = false;
+    const bool sync = first.op != 0;  // a sync object's window holds sync operations only
     if (next_local < used_) {
       const FalconAccess& last = slots_[next_local];
       for (std::uint32_t j = 1; j < next_local; ++j) {
-        const int kind = falcon_triple_kind(first.write, slots_[j].write, last.write);
+        const int kind = sync ? static_cast<int>(FalconKind::SyncTriple)
+                              : falcon_triple_kind(first.write, slots_[j].write, last.write);
         if (kind < 0) continue;
         emit(FalconHit{static_cast<FalconKind>(kind), {first, slots_[j], last}});
         found_triple = true;
       }
     }
     if (found_triple || slots_[1].thread == first.thread) return;
-    const int kind = falcon_pair_kind(first.write, slots_[1].write);
+    const int kind = sync ? static_cast<int>(FalconKind::SyncPair) : falcon_pair_kind(first.write, slots_[1].write);
     if (kind >= 0) emit(FalconHit{static_cast<FalconKind>(kind), {first, slots_[1], {}}});
   }
 

@@ -24,6 +24,9 @@ enum class ForceKind : std::uint32_t {
 };
 
 enum class ForceAccess : std::uint8_t { Any = 0, Read = 1, Write = 2, Entry = 3 };
+// A step that is a synchronization operation: access = kForceSync + SyncOp (ctrlsched/sync_ops.h),
+// matched at the sync operation's scheduling point (the object is the step's location).
+inline constexpr std::uint8_t kForceSync = 16;
 
 inline constexpr std::uint32_t kMaxForceSteps = 4;
 

@@ -31,6 +31,10 @@ ForceDirective switch_at_entry_directive(std::initializer_list<std::uint64_t> fu
 inline ForceStep force_step(std::uint64_t site, ForceAccess access, std::uint8_t role) {
   return ForceStep{site, static_cast<std::uint8_t>(access), role, 0, 0};
 }
+// A synchronization operation (SyncOp value, ctrlsched/sync_ops.h) at `site` as a step.
+inline ForceStep force_sync_step(std::uint64_t site, std::uint8_t sync_op, std::uint8_t role) {
+  return ForceStep{site, static_cast<std::uint8_t>(kForceSync + sync_op), role, 0, 0};
+}
 // One side of a suspected pattern: a site and whether it writes.
 struct ForceSide {
   std::uint64_t site;

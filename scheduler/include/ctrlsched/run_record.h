@@ -105,6 +105,13 @@ struct SignalInfo {
   Frame pc_location;              // "module+0xoffset" of pc
 };
 
+// A mutex (or spinlock) a thread holds, and where it took it: the lock-order-cycle explanation.
+inline constexpr std::uint32_t kMaxHeldLocks = 8;
+struct HeldLock {
+  std::uint64_t object;           // the lock's address
+  std::uint64_t site;             // trace_format.h site of the call that took it
+};
+
 struct BlockedThread {
   std::uint32_t thread;
   std::uint32_t wait_kind;        // WaitKind
@@ -112,7 +119,9 @@ struct BlockedThread {
   std::int32_t holder;            // ThreadId holding it, -1 if none / unknown
   std::uint32_t timed;
   std::uint32_t holder_exited;    // 1 if the holder has exited (it will never release it)
-  std::uint32_t reserved;
+  std::uint32_t held_count;       // locks the thread holds (the first kMaxHeldLocks in held)
+  std::uint64_t wait_site;        // trace_format.h site of the call that waits
+  HeldLock held[kMaxHeldLocks];
   Stack stack;
 };
 

@@ -39,7 +39,9 @@ enum class PointKind : std::uint8_t {
 // What a thread will do as soon as it runs, when the engine knows: it is stopped at the
 // scheduling point that precedes an instrumented access (hooks run before the access).
 // Directed strategies (forcing) use it; the others ignore it.
-enum class PendingKind : std::uint8_t { None, Read, Write };
+// Sync: stopped at a synchronization operation's point (with a directive only): pending_op says
+// which (SyncOp, sync_ops.h), pending_address is the object.
+enum class PendingKind : std::uint8_t { None, Read, Write, Sync };
 
 struct Candidate {
   ThreadId tid;
@@ -47,6 +49,7 @@ struct Candidate {
   PendingKind pending = PendingKind::None;
   std::uint64_t pending_site = 0;     // trace_format.h site encoding, 0 = unknown
   std::uint64_t pending_address = 0;  // the location about to be accessed (this run only)
+  std::uint8_t pending_op = 0;        // pending == Sync: the SyncOp
   friend bool operator==(const Candidate&, const Candidate&) = default;
 };
 

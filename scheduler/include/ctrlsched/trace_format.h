@@ -15,6 +15,7 @@
 //                                                condvar signal/wakeup, rwlock, spin, once,
 //                                                barrier rounds, futex wake/wait
 //   AtomicStore releases, AtomicLoad acquires, AtomicRmw does both (sequential consistency).
+//   Block orders nothing: it only says that a thread started to wait (sync_ops.h).
 // Details: a fence is an AtomicRmw at address 0 (it orders nothing by itself); barrier events
 // carry the round number (mod 256) in `size`, so rounds do not order one another; an rwlock
 // release carries aux = RwlockRead for a read unlock and RwlockWrite for a write unlock.
@@ -51,6 +52,9 @@ enum class EventKind : std::uint8_t {
   Acquire = 11,     // address = sync object (aux = WaitKind of the object)
   Release = 12,     // address = sync object (aux = WaitKind of the object)
   Switch = 13,      // the scheduler handed the baton from `thread` to thread `address`
+  Block = 14,       // the thread starts waiting on a sync object (address = the object, aux =
+                    // WaitKind; a join's address = the joined thread's id): a lock attempt that
+                    // finds it held, a condition wait, a semaphore wait at 0, a join
 };
 
 inline constexpr std::uint64_t kSiteModuleShift = 48;

@@ -36,12 +36,18 @@ enum class FalconScore : std::uint8_t { Jaccard, Tarantula, Ochiai };
 std::string_view to_string(FalconScore score);
 std::optional<FalconScore> parse_falcon_score(std::string_view text);
 
-// What makes two patterns the same across runs: kind and access sites (sites[2] = 0 for pairs).
+// What makes two patterns the same across runs: kind and access sites (sites[2] = 0 for pairs),
+// and for sync patterns the operation of each side (SyncOp, ctrlsched/sync_ops.h; 0 otherwise).
 struct FalconPatternId {
   FalconKind kind = FalconKind::R1W2;
   std::array<std::uint64_t, 3> sites{};
+  std::array<std::uint8_t, 3> ops{};
   auto operator<=>(const FalconPatternId&) const = default;
 };
+
+// The pattern's kind as reports spell it: "R1-W2-R1", or for sync patterns the operations with
+// their roles, "signal1-wait2", "lock1-lock2".
+std::string falcon_pattern_name(const FalconPatternId& id);
 
 // One pattern as one run saw it.
 struct FalconSighting {
@@ -81,6 +87,10 @@ struct FalconRanking {
 double falcon_score(FalconScore score, std::uint32_t failed, std::uint32_t passed, std::uint32_t total_failed,
                     std::uint32_t total_passed);
 
-FalconRanking rank_falcon(std::span<const FalconRun> runs, FalconScore score = FalconScore::Jaccard);
+// sync_first: among patterns equal in score, failed(s) and passed(s), sync patterns come before
+// memory-access patterns (the driver asks for it when the failure is a deadlock or a hang: no
+// thread could go on, which is a state of the synchronization, docs/localization.md).
+FalconRanking rank_falcon(std::span<const FalconRun> runs, FalconScore score = FalconScore::Jaccard,
+                          bool sync_first = false);
 
 }  // namespace ctrlsched::localize

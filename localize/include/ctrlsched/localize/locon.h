@@ -39,6 +39,7 @@ struct Side {
   bool write = false;
   std::uint32_t thread = 0;
   std::uint8_t iteration = 0;
+  std::uint8_t sync = 0;   // SyncOp (ctrlsched/sync_ops.h) when the side is a sync operation
   auto operator<=>(const Side&) const = default;
 };
 

@@ -47,7 +47,7 @@ constexpr bool is_atomic(EventKind k) {
   return k == EventKind::AtomicLoad || k == EventKind::AtomicStore || k == EventKind::AtomicRmw;
 }
 constexpr bool is_known_kind(std::uint8_t kind) {
-  return kind <= static_cast<std::uint8_t>(EventKind::Switch);
+  return kind <= static_cast<std::uint8_t>(EventKind::Block);
 }
 
 constexpr std::uint32_t site_module(std::uint64_t site) {

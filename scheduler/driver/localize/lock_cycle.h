@@ -1,0 +1,39 @@
+// The lock-order-cycle explanation of a deadlock: from the run record's deadlock report (who
+// waits for which lock, held by whom, and which locks each blocked thread holds, taken where),
+// the cycle of threads each waiting for a lock the next one holds. Rendered as
+//   T1 holds lock_a (abba_deadlock.c:26 transfer), waits for lock_b at abba_deadlock.c:27 transfer
+//   T2 holds lock_b (abba_deadlock.c:38 refund), waits for lock_a at abba_deadlock.c:39 refund
+// (docs/localization.md, "Synchronization orders").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ctrlsched/run_record.h"
+#include "localize/record_names.h"
+#include <nlohmann/json.hpp>
+
+namespace ctrlsched::driver {
+
+struct LockCycleThread {
+  std::uint32_t thread = 0;
+  std::uint64_t holds = 0;       // the lock the previous thread of the cycle waits for
+  std::uint64_t holds_site = 0;  // where this thread took it (0 = unknown)
+  std::uint64_t waits_for = 0;   // the lock it waits for, held by the next thread
+  std::uint64_t wait_site = 0;   // where it waits
+};
+
+struct LockCycle {
+  std::vector<LockCycleThread> threads;  // in cycle order, starting at the lowest thread id
+};
+
+// The cycle of the deadlock report, if the run deadlocked on locks that form one (a lost wakeup
+// or a join on a blocked thread is no cycle: nullopt).
+std::optional<LockCycle> find_lock_cycle(const DeadlockInfo& deadlock);
+
+std::vector<std::string> render_lock_cycle_text(const LockCycle& cycle, const RecordNames& names);
+nlohmann::ordered_json lock_cycle_json(const LockCycle& cycle, const RecordNames& names);
+
+}  // namespace ctrlsched::driver

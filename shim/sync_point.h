@@ -1,0 +1,32 @@
+// The scheduling point before a synchronization operation. In a directed run it also tells the
+// forcing strategy what the thread is about to do (PendingKind::Sync with the SyncOp, the call
+// site and the object), so a forced order can name sync operations (docs/forcing.md). Outside
+// directed runs it is exactly point(me, PointKind::Sync).
+#pragma once
+
+#include <cstdint>
+
+#include "ctrlsched/sync_ops.h"
+#include "engine.h"
+#include "stack.h"
+
+namespace ctrlsched::shim {
+
+inline void sync_point(Thread* me, SyncOp op, std::uint64_t object) {
+  if (__builtin_expect(g_rt.forcing == nullptr, 1)) {
+    point(me, PointKind::Sync);
+    return;
+  }
+  me->pending = PendingKind::Sync;
+  me->pending_op = static_cast<std::uint8_t>(op);
+  me->pending_site = site_of(me->sync_pc);
+  me->pending_address = object;
+  point(me, PointKind::Sync);
+  me->pending = PendingKind::None;
+}
+
+inline void sync_point(Thread* me, SyncOp op, const void* object) {
+  sync_point(me, op, reinterpret_cast<std::uint64_t>(object));
+}
+
+}  // namespace ctrlsched::shim

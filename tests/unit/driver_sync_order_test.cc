@@ -1,0 +1,132 @@
+// Sync patterns read from a run record and rendered with the operation words, their forcing
+// directives, and the lock-order-cycle explanation of a deadlock report.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <memory>
+
+#include "ctrlsched/falcon_patterns.h"
+#include "ctrlsched/sync_ops.h"
+#include "localize/falcon_summary.h"
+#include "localize/lock_cycle.h"
+#include "localize/pattern_directives.h"
+
+using namespace ctrlsched;
+using namespace ctrlsched::driver;
+
+namespace {
+
+constexpr std::uint64_t kBias = 0x555555554000;
+
+struct RecordBuffer {
+  std::unique_ptr<std::uint8_t[]> bytes{new std::uint8_t[kLogRegionOffset]()};
+  RecordBuffer() {
+    RunRecord& r = record();
+    r.modules.count = 1;
+    std::strcpy(r.modules.modules[0].path, "/tmp/prog");
+    r.modules.modules[0].bias = kBias;
+    r.modules.modules[0].size = 0x5000;
+  }
+  RunRecord& record() { return *reinterpret_cast<RunRecord*>(bytes.get()); }
+  FalconPatternSummary& falcon() { return *reinterpret_cast<FalconPatternSummary*>(bytes.get() + kFalconOffset); }
+};
+
+SourceLocation fake_symbolize(std::string_view frame) {
+  const auto plus = frame.rfind("+0x");
+  const std::string offset = std::to_string(std::stoull(std::string(frame.substr(plus + 3)), nullptr, 16));
+  return {std::string(frame), "f" + offset, "/src/prog.c", static_cast<std::uint32_t>(std::stoul(offset))};
+}
+std::string fake_data(const std::string&, std::uint64_t offset) { return "g" + std::to_string(offset); }
+
+constexpr std::uint8_t op(SyncOp o) { return static_cast<std::uint8_t>(o); }
+
+}  // namespace
+
+TEST_CASE("sync patterns are read and rendered with operation words", "[localize_summaries][sync]") {
+  RecordBuffer failing, passing;
+  for (RecordBuffer* b : {&failing, &passing}) {
+    b->record().config.collectors = kCollectFalcon;
+    b->falcon().magic = kFalconPatternsMagic;
+  }
+  // signal by role 1 at offset 0x29 (line 40), wait by role 2 at 0x21 (line 32), on a global cond.
+  FalconPatternEntry& e = failing.falcon().patterns[failing.falcon().used++];
+  e.kind = static_cast<std::uint8_t>(FalconKind::SyncPair);
+  e.sites[0] = 0x29;
+  e.sites[1] = 0x21;
+  e.ops[0] = op(SyncOp::Signal);
+  e.ops[1] = op(SyncOp::Wait);
+  e.location = kBias + 0x4040;
+  e.threads[0] = 2;
+  e.threads[1] = 1;
+  e.count = 1;
+  const RecordNames names(failing.record(), fake_symbolize, fake_data);
+  std::vector<localize::FalconRun> runs = {*read_falcon_run(failing.record(), true, names),
+                                           *read_falcon_run(passing.record(), false, names)};
+  REQUIRE(runs[0].patterns.size() == 1);
+  CHECK(runs[0].patterns[0].id.ops[0] == op(SyncOp::Signal));
+  const auto ranking = localize::rank_falcon(runs);
+  const auto lines = render_falcon_text(ranking, names);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0] == "  1  1.00  signal1-wait2  g16448  prog.c:40 f40 → prog.c:32 f32 [T1]   failing 1/1 · passing 0/1");
+  const auto json = falcon_json(ranking, names);
+  CHECK(json["patterns"][0]["kind"] == "signal1-wait2");
+  CHECK(json["patterns"][0]["sync"] == true);
+  CHECK(json["patterns"][0]["accesses"][0]["access"] == "signal");
+  CHECK(json["patterns"][0]["accesses"][1]["access"] == "wait");
+  CHECK(json["patterns"][0]["accesses"][1]["role"] == 2);
+
+  // Forced as its operations on one object: signal by role 0, then wait by role 1.
+  const ForceDirective d = falcon_directive(ranking.patterns[0].id);
+  REQUIRE(d.count == 2);
+  CHECK(d.steps[0].access == kForceSync + op(SyncOp::Signal));
+  CHECK(d.steps[1].access == kForceSync + op(SyncOp::Wait));
+  CHECK(d.steps[0].role == 0);
+  CHECK(d.steps[1].role == 1);
+  CHECK(d.steps[0].location == d.steps[1].location);
+  CHECK(d.steps[1].site == 0x21);
+}
+
+TEST_CASE("a lock-order cycle is read from the deadlock report", "[localize_summaries][sync]") {
+  DeadlockInfo d{};
+  const std::uint64_t lock_a = kBias + 0x4020, lock_b = kBias + 0x4060;
+  // main (T0) joins T1; T1 holds lock_a (taken at 0x1b), waits for lock_b at 0x1c, held by T2;
+  // T2 holds lock_b (0x27) and waits for lock_a at 0x28, held by T1.
+  d.blocked_count = d.reported = 3;
+  d.threads[0].thread = 0;
+  d.threads[0].wait_kind = static_cast<std::uint32_t>(WaitKind::Join);
+  d.threads[0].holder = 1;
+  d.threads[1].thread = 1;
+  d.threads[1].wait_kind = static_cast<std::uint32_t>(WaitKind::Mutex);
+  d.threads[1].object = lock_b;
+  d.threads[1].holder = 2;
+  d.threads[1].wait_site = 0x1c;
+  d.threads[1].held_count = 1;
+  d.threads[1].held[0] = HeldLock{lock_a, 0x1b};
+  d.threads[2].thread = 2;
+  d.threads[2].wait_kind = static_cast<std::uint32_t>(WaitKind::Mutex);
+  d.threads[2].object = lock_a;
+  d.threads[2].holder = 1;
+  d.threads[2].wait_site = 0x28;
+  d.threads[2].held_count = 1;
+  d.threads[2].held[0] = HeldLock{lock_b, 0x27};
+  const auto cycle = find_lock_cycle(d);
+  REQUIRE(cycle.has_value());
+  REQUIRE(cycle->threads.size() == 2);
+  RecordBuffer buffer;
+  const RecordNames names(buffer.record(), fake_symbolize, fake_data);
+  const auto lines = render_lock_cycle_text(*cycle, names);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0] == "T1 holds g16416 (acquired at prog.c:26 f26), waits for g16480 at prog.c:27 f27");
+  CHECK(lines[1] == "T2 holds g16480 (acquired at prog.c:38 f38), waits for g16416 at prog.c:39 f39");
+  const auto json = lock_cycle_json(*cycle, names);
+  CHECK(json["threads"][0]["holds"] == "g16416");
+  CHECK(json["threads"][1]["acquired_at"] == "prog.c:38 f38");
+
+  // A lost wakeup (a condition wait, nobody holds anything) is no cycle.
+  DeadlockInfo lost{};
+  lost.blocked_count = lost.reported = 1;
+  lost.threads[0].thread = 1;
+  lost.threads[0].wait_kind = static_cast<std::uint32_t>(WaitKind::Cond);
+  lost.threads[0].holder = -1;
+  CHECK_FALSE(find_lock_cycle(lost).has_value());
+}
