@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "localize/localization.h"
+#include "modes/report_files.h"
 #include "report/json_report.h"
 #include "report/progress.h"
 #include "report/summary.h"
@@ -98,6 +99,7 @@ ExitCode run_seeds(const CommandLine& cl) {
     json_out.open(*o.json, std::ios::trunc);
     if (!json_out) usage_error("cannot write the --json file " + *o.json);
   }
+  ReportFiles report_files(o);  // --sarif, --junit
   const ScheduleStore store(*o.save_schedules);
   bool saving = !o.no_save;
   if (saving) {
@@ -196,6 +198,9 @@ ExitCode run_seeds(const CommandLine& cl) {
     json_out.flush();
     if (!json_out) warn("writing the --json file " + *o.json + " failed");
   }
+  std::vector<std::optional<ThreadFlow>> flows;
+  if (report_files.wants_thread_flows()) flows = trace_group_flows(target, report, *o.timeout, cl.target);
+  report_files.write(report, flows, json.contains("localization") ? json["localization"] : nlohmann::ordered_json());
   return report.failures() > 0 ? ExitCode::Failures : ExitCode::Ok;
 }
 
