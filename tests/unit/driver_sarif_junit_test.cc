@@ -54,7 +54,7 @@ class TableSymbolizer final : public localize::Symbolizer {
   }
 };
 
-TraceEvent event(EventKind kind, ThreadId thread, std::uint64_t site, std::uint64_t address = 0) {
+TraceEvent event(EventKind kind, std::uint32_t thread, std::uint64_t site, std::uint64_t address = 0) {
   return TraceEvent{static_cast<std::uint8_t>(kind), 0, 0, thread, address, site};
 }
 
