@@ -4,6 +4,7 @@
 #   ctrlsched_add_test(NAME <name> TARGET <target> SEEDS <n>
 #                      [STRATEGY random|pct] [DEPTH <d>] [PREEMPTION_BOUND <k>]
 #                      [TIMEOUT <seconds>] [RUN_TIMEOUT <seconds>] [EXPECT_FAILURE]
+#                      [REPORTS <dir>]
 #                      [OPTIONS <ctrlsched options>...] [ARGS <test arguments>...]
 #                      [LABELS <labels>...])
 #
@@ -16,12 +17,16 @@
 #   RUN_TIMEOUT     ctrlsched's wall-clock limit per run (--timeout; ctrlsched's default: 10 s).
 #   EXPECT_FAILURE  the test passes when some seed fails (for known-buggy programs): ctrlsched
 #                   must print a replay command and no error line, whatever its exit code.
+#   REPORTS         also write the reports of every run of the test into <dir> (relative: to the
+#                   current binary directory; created at configure time): <name>.json (--json),
+#                   <name>.sarif (--sarif) and <name>.junit.xml (--junit), where <name> is NAME
+#                   with every character but letters, digits, '.', '_' and '-' replaced by '_'.
 # The test carries the label `ctrlsched` plus LABELS.
 include_guard(GLOBAL)
 
 function(ctrlsched_add_test)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "EXPECT_FAILURE"
-    "NAME;TARGET;SEEDS;STRATEGY;DEPTH;PREEMPTION_BOUND;TIMEOUT;RUN_TIMEOUT" "OPTIONS;ARGS;LABELS")
+    "NAME;TARGET;SEEDS;STRATEGY;DEPTH;PREEMPTION_BOUND;TIMEOUT;RUN_TIMEOUT;REPORTS" "OPTIONS;ARGS;LABELS")
   set(_fn "ctrlsched_add_test")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${_fn}: unknown arguments: ${ARG_UNPARSED_ARGUMENTS} "
@@ -80,6 +85,18 @@ function(ctrlsched_add_test)
   endif()
   if(DEFINED ARG_RUN_TIMEOUT)
     list(APPEND _options --timeout ${ARG_RUN_TIMEOUT})
+  endif()
+  if(DEFINED ARG_REPORTS)
+    if(ARG_REPORTS STREQUAL "")
+      message(FATAL_ERROR "${_fn}(NAME ${ARG_NAME}): REPORTS needs a directory")
+    endif()
+    cmake_path(ABSOLUTE_PATH ARG_REPORTS BASE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR} NORMALIZE
+               OUTPUT_VARIABLE _reports_dir)
+    file(MAKE_DIRECTORY ${_reports_dir})
+    string(REGEX REPLACE "[^A-Za-z0-9._-]" "_" _report_name "${ARG_NAME}")
+    list(APPEND _options --json ${_reports_dir}/${_report_name}.json
+                         --sarif ${_reports_dir}/${_report_name}.sarif
+                         --junit ${_reports_dir}/${_report_name}.junit.xml)
   endif()
   add_test(NAME ${ARG_NAME}
     COMMAND $<TARGET_FILE:ctrlsched::ctrlsched> ${_options} ${ARG_OPTIONS} -- $<TARGET_FILE:${ARG_TARGET}> ${ARG_ARGS})

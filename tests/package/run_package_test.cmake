@@ -59,6 +59,11 @@ expect(consumer.locked pass)
 expect(consumer.racy fail "ctrlsched replay [0-9]+:pct:d2:k[0-9]+@[0-9a-f]+ [^\n]*racy_counter")
 expect(consumer.racy_expected pass)
 expect(consumer.fibers pass)
+# In-process tests link the installed libctrlsched_inprocess.so, which needs libctrlsched_hooks.so
+# from the same prefix: the binary must start without LD_LIBRARY_PATH, and its failure must print
+# a replay command on one line.
+expect(consumer.inprocess pass)
+expect(consumer.inprocess_racy fail "replay: CTRLSCHED_REPLAY='[^'\n]+' [^\n]*inprocess_counter_test")
 
 if(_problems)
   message(FATAL_ERROR "installed-package test failed:\n${_problems}")

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "localize/localization.h"
+#include "modes/report_files.h"
 #include "report/json_report.h"
 #include "report/progress.h"
 #include "report/summary.h"
@@ -104,6 +105,7 @@ ExitCode run_seeds(const CommandLine& cl) {
       usage_error("cannot write the --json file " + *o.json + ": " + problem);
     }
   }
+  ReportFiles report_files(o);  // --sarif, --junit
   const ScheduleStore store(*o.save_schedules);
   bool saving = !o.no_save;
   if (saving) {
@@ -219,6 +221,12 @@ ExitCode run_seeds(const CommandLine& cl) {
       warn("writing the --json file " + *o.json + " failed: " + problem);
     }
   }
+  std::vector<std::optional<ThreadFlow>> flows;
+  // An interrupted run starts no traced reruns: the user asked it to stop.
+  if (report_files.wants_thread_flows() && !header.interrupted) {
+    flows = trace_group_flows(target, report, *o.timeout, cl.target);
+  }
+  report_files.write(report, flows, json.contains("localization") ? json["localization"] : nlohmann::ordered_json());
   // Everything the finished seeds found is out; now die of the signal like any interrupted command.
   if (header.interrupted) throw Interrupted();
   return report.failures() > 0 ? ExitCode::Failures : ExitCode::Ok;

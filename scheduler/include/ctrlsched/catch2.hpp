@@ -7,7 +7,8 @@
 // A failing REQUIRE inside the body (any thread) ends that run; a failing CHECK is noticed when
 // it is the thread's last assertion (Catch2 v2 only exposes the last assertion's outcome), so
 // prefer REQUIRE or ctrlsched::check inside explored code. On failure the test fails with the
-// seed, the failure and the command that replays it (CTRLSCHED_REPLAY=<handle>).
+// seed and the failure, and the command that replays it (CTRLSCHED_REPLAY=<handle>) is printed
+// on one line of stderr, "ctrlsched: replay: ...", so Catch2's line wrapping cannot break it.
 #pragma once
 
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include <utility>
 
 #include "ctrlsched/ctrlsched.hpp"
+#include "ctrlsched/inprocess/rerun_command.hpp"
 
 namespace ctrlsched::catch2 {
 
@@ -54,9 +56,33 @@ inline ExploreResult explore(ExploreOptions options, std::function<void()> body)
   });
 }
 
+// The test's name as a Catch2 v2 command-line test spec matching only this test: the characters
+// the spec parser reads as syntax are escaped with a backslash.
+inline std::string test_spec(const std::string& name) {
+  std::string spec;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (c == '\\' || c == ',' || c == '[' || c == ']' || c == '*' || c == '"' || (i == 0 && c == '~')) spec += '\\';
+    spec += c;
+  }
+  return spec;
+}
+
+// Catch2's console reporter wraps a failure message at 80 columns (breaking long paths at '/'),
+// so a replay command inside the message cannot be pasted once the binary's path is long. The
+// command is therefore printed unwrapped on its own line on stderr, just before the failure (stdout
+// is flushed first so the two stay in order), and the message points to it.
 inline std::string failure_text(const ExploreResult& result) {
-  return result.report(std::string(program_invocation_name) + " \"" +
-                       Catch::getResultCapture().getCurrentTestName() + "\"");
+  const std::string rerun = shell_word(program_invocation_name) + " " +
+                            shell_word(test_spec(Catch::getResultCapture().getCurrentTestName()));
+  std::string text = result.report(rerun);
+  if (!result.first_failure || result.replayed) return text;
+  const std::size_t replay_line = text.find("\n  replay: ");
+  if (replay_line != std::string::npos) text.erase(replay_line);
+  Catch::cout().flush();
+  Catch::cerr() << "ctrlsched: replay: CTRLSCHED_REPLAY='" << result.first_failure->handle << "' "
+                << rerun << std::endl;
+  return text + "\n  replay: the 'ctrlsched: replay:' line printed (unwrapped) on stderr before this failure";
 }
 
 }  // namespace ctrlsched::catch2

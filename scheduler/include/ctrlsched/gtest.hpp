@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "ctrlsched/ctrlsched.hpp"
+#include "ctrlsched/inprocess/rerun_command.hpp"
 
 namespace ctrlsched::gtest {
 
@@ -45,8 +46,9 @@ inline ExploreResult explore(ExploreOptions options, std::function<void()> body)
 inline std::string failure_text(const ExploreResult& result) {
   const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
   if (test == nullptr) return result.report();
-  return result.report(std::string(program_invocation_name) + " --gtest_filter='" + test->test_suite_name() +
-                       "." + test->name() + "'");
+  // GoogleTest prints failure messages unwrapped, so the replay line stays one pasteable line.
+  return result.report(shell_word(program_invocation_name) + " " +
+                       shell_word(std::string("--gtest_filter=") + test->test_suite_name() + "." + test->name()));
 }
 
 }  // namespace ctrlsched::gtest
