@@ -151,6 +151,15 @@ ProgramResult evaluate_program(const CorpusSettings& s, const Truth& truth, cons
   std::string report_path;
   for (const std::string strategy : {"", "random"}) {
     report_path = dir + "/localize" + (strategy.empty() ? "" : "-" + strategy) + ".json";
+    if (s.reuse_reports && std::filesystem::exists(report_path)) {
+      report = read_json(report_path);
+      r.strategy = strategy.empty() ? "default" : strategy;
+      if (!report || !report->contains("runs")) break;
+      bool failed = false;
+      for (const json& run : (*report)["runs"]) failed = failed || run.value("outcome", "pass") != "pass";
+      if (failed) break;
+      continue;
+    }
     std::filesystem::remove(report_path);
     std::string command = shell_quoted(s.ctrlsched) + " --seeds " + std::to_string(s.seeds) + " --localize --no-save";
     if (!strategy.empty()) command += " --strategy " + strategy;

@@ -7,6 +7,11 @@
 //   ctrlsched_evaluate --ctrlsched build/bin/ctrlsched --bin-dir build/bin
 //                      --root-causes examples/root_causes.txt --work DIR [--seeds N]
 //
+// Corpus mode (corpus_evaluation.h): the programs of tests/eval/corpus with their truth headers,
+//   ctrlsched_evaluate --ctrlsched build/bin/ctrlsched --corpus tests/eval/corpus
+//                      --bin-dir build/tests/eval/corpus/bin --work DIR [--seeds 1000]
+//                      [--only a,b] [--jobs N] [--summary-json FILE] [--reuse-reports yes]
+//
 // Every run uses fixed seeds, so the tables are deterministic. "True" is defined in the header
 // of root_causes.txt (truth.h).
 #include <cstdio>
@@ -277,6 +282,7 @@ int main(int argc, char** argv) {
     else if (option == "--only") corpus.only = value;
     else if (option == "--jobs") corpus.jobs = value;
     else if (option == "--summary-json") corpus.summary_json = value;
+    else if (option == "--reuse-reports") corpus.reuse_reports = value == "yes";
     else {
       std::cerr << "ctrlsched_evaluate: unknown option " << option << "\n";
       return 2;

@@ -1,8 +1,9 @@
 // ctrlsched-truth: class=lost_update fails=hang
-// ctrlsched-truth: cause pending R1@20 W2@20 W1@20
+// ctrlsched-truth: cause pending R1@21 W2@21 W1@21
 /* pending_hang.c - main waits, yielding, until the workers have finished their jobs.
  *
- * Each worker decrements `pending` when its job is done, without synchronization. If one
+ * Each worker decrements `pending` when its job is done. The counter is volatile, which makes
+ * main see every change, but `pending--` is still a load and a store, not an atomic decrement. If one
  * decrement is lost, pending never reaches 0 and main yields forever: the program hangs.
  */
 #include <pthread.h>
@@ -11,7 +12,7 @@
 
 #define WORKERS 2
 
-static int pending = WORKERS;
+static volatile int pending = WORKERS; /* volatile: main re-reads it while it waits */
 static int results[WORKERS];
 
 static void *worker(void *arg) {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 struct reading {
-  long stamp;
+  volatile long stamp; /* volatile: the display polls it */
   int celsius;
 };
 
