@@ -7,6 +7,11 @@
 //   ctrlsched_evaluate --ctrlsched build/bin/ctrlsched --bin-dir build/bin
 //                      --root-causes examples/root_causes.txt --work DIR [--seeds N]
 //
+// Corpus mode (corpus_evaluation.h): the programs of tests/eval/corpus with their truth headers,
+//   ctrlsched_evaluate --ctrlsched build/bin/ctrlsched --corpus tests/eval/corpus
+//                      --bin-dir build/tests/eval/corpus/bin --work DIR [--seeds 1000]
+//                      [--only a,b] [--jobs N] [--summary-json FILE] [--reuse-reports yes]
+//
 // Every run uses fixed seeds, so the tables are deterministic. "True" is defined in the header
 // of root_causes.txt (truth.h).
 #include <cstdio>
@@ -24,12 +29,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "corpus_evaluation.h"
+#include "process.h"
 #include "truth.h"
 
 namespace {
 
 using nlohmann::json;
 using ctrlsched::eval::ReportedSide;
+using ctrlsched::eval::read_json;
+using ctrlsched::eval::read_text;
+using ctrlsched::eval::run_shell;
+using ctrlsched::eval::shell_quoted;
 
 struct Settings {
   std::string ctrlsched = "ctrlsched";
@@ -38,30 +49,6 @@ struct Settings {
   std::string work = "evaluation";
   std::uint64_t seeds = 300;
 };
-
-std::string shell_quoted(const std::string& s) { return "'" + s + "'"; }
-
-int run_shell(const std::string& command) {
-  const int status = std::system(command.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::optional<json> read_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  try {
-    return json::parse(in);
-  } catch (const json::exception&) {
-    return std::nullopt;
-  }
-}
 
 std::string percent(double fraction) {
   char buffer[32];
@@ -84,7 +71,7 @@ std::string short_text(const std::string& kind, const std::vector<ReportedSide>&
   std::string text = kind.empty() ? "" : kind + " ";
   for (std::size_t i = 0; i < sides.size(); ++i) {
     if (i > 0) text += "→";
-    text += kind.empty() ? std::string(1, sides[i].access) + "@" + line_of(sides[i]) : line_of(sides[i]);
+    text += kind.empty() ? sides[i].kind + "@" + line_of(sides[i]) : line_of(sides[i]);
   }
   return text;
 }
@@ -282,13 +269,20 @@ void evaluate(const Settings& s, const ctrlsched::eval::Truth& truth, const std:
 
 int main(int argc, char** argv) {
   Settings s;
+  ctrlsched::eval::CorpusSettings corpus;
+  bool seeds_given = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string option = argv[i], value = argv[i + 1];
     if (option == "--ctrlsched") s.ctrlsched = value;
     else if (option == "--bin-dir") s.bin_dir = value;
     else if (option == "--root-causes") s.root_causes = value;
     else if (option == "--work") s.work = value;
-    else if (option == "--seeds") s.seeds = std::stoull(value);
+    else if (option == "--seeds") s.seeds = std::stoull(value), seeds_given = true;
+    else if (option == "--corpus") corpus.source_dir = value;
+    else if (option == "--only") corpus.only = value;
+    else if (option == "--jobs") corpus.jobs = value;
+    else if (option == "--summary-json") corpus.summary_json = value;
+    else if (option == "--reuse-reports") corpus.reuse_reports = value == "yes";
     else {
       std::cerr << "ctrlsched_evaluate: unknown option " << option << "\n";
       return 2;
@@ -297,6 +291,13 @@ int main(int argc, char** argv) {
   // Shrinking runs in the example's work directory (it writes its schedule there).
   for (std::string* path : {&s.ctrlsched, &s.bin_dir, &s.work}) {
     if (path->find('/') != std::string::npos) *path = std::filesystem::absolute(*path).string();
+  }
+  if (!corpus.source_dir.empty()) {
+    corpus.ctrlsched = s.ctrlsched;
+    corpus.bin_dir = s.bin_dir;
+    corpus.work = s.work;
+    corpus.seeds = seeds_given ? s.seeds : corpus.seeds;
+    return ctrlsched::eval::evaluate_corpus(corpus, std::cout);
   }
   std::ifstream in(s.root_causes);
   if (!in) {
