@@ -6,6 +6,7 @@
 #include <set>
 #include <cstring>
 
+#include "ctrlsched/access_pairs.h"
 #include "localize/confirm.h"
 #include "localize/falcon_summary.h"
 #include "localize/locon_report.h"
@@ -238,6 +239,17 @@ void LocalizationData::add(std::uint64_t index, const RunRecord& record, bool fa
     names_index_ = index;
   }
   falcon_[static_cast<std::size_t>(index)] = read_falcon_run(record, failed, *names_);
+  if (!failed) {
+    any_passing_ = true;
+    const auto* pairs = reinterpret_cast<const AccessPairSummary*>(reinterpret_cast<const std::uint8_t*>(&record) +
+                                                                    kSummaryOffset);
+    if (pairs->magic == kAccessPairsMagic) {
+      for (std::uint32_t i = 0; i < std::min(pairs->used, kMaxAccessPairs); ++i) {
+        passing_sites_.insert(pairs->pairs[i].head_site);
+        passing_sites_.insert(pairs->pairs[i].tail_site);
+      }
+    }
+  }
   spectra_[static_cast<std::size_t>(index)] = read_spectra_run(record, failed);
 }
 
@@ -279,8 +291,10 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   }
   localize::FalconRanking falcon = rank_falcon(falcon_all, settings.score);
   // Symptoms (symptoms.h) go after every other pattern and are never confirmed.
-  const std::vector<bool> falcon_symptom = demote_symptoms(falcon, falcon_all);
-  const bool any_passing = std::any_of(falcon_all.begin(), falcon_all.end(), [](const auto& r) { return !r.failed; });
+  std::set<std::uint64_t> passing = passing_sites(falcon_all);
+  passing.insert(data.passing_sites().begin(), data.passing_sites().end());
+  const bool any_passing = data.any_passing();
+  const std::vector<bool> falcon_symptom = demote_symptoms(falcon, passing, any_passing);
   // The reference failing run, traced: forced roles are bound to its threads and occurrences.
   std::optional<TracedRun> reference;
   if (first_failing && settings.confirm) {
@@ -288,7 +302,7 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
     spec.seed = runs[*first_failing].seed;
     reference = run_traced(target, spec, settings.timeout_seconds, target_name);
   }
-  confirmer.set_reference(reference ? &reference->trace : nullptr, passing_sites(falcon_all), any_passing, &names);
+  confirmer.set_reference(reference ? &reference->trace : nullptr, std::move(passing), any_passing, &names);
   std::vector<std::size_t> falcon_suspects;
   if (first_failing) {
     for (const auto& pattern : falcon.patterns) {

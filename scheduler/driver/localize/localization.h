@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,10 @@ class LocalizationData {
   const std::vector<std::optional<localize::FalconRun>>& falcon() const { return falcon_; }
   const std::vector<std::optional<localize::SpectraRun>>& spectra() const { return spectra_; }
   const std::optional<RecordNames>& names() const { return names_; }
+  // Every site a passing run accessed in a cross-thread access pair (either side): what the
+  // symptom rule (symptoms.h) calls "runs in a passing run".
+  const std::set<std::uint64_t>& passing_sites() const { return passing_sites_; }
+  bool any_passing() const { return any_passing_; }
 
  private:
   std::vector<std::optional<localize::FalconRun>> falcon_;
@@ -77,6 +82,8 @@ class LocalizationData {
   std::optional<RecordNames> names_;
   std::uint64_t names_index_ = 0;
   bool instrumented_ = false;
+  std::set<std::uint64_t> passing_sites_;
+  bool any_passing_ = false;
 };
 
 struct LocalizationReport {

@@ -28,9 +28,8 @@ bool is_symptom(const localize::FalconPatternId& pattern, const std::set<std::ui
   return false;
 }
 
-std::vector<bool> demote_symptoms(localize::FalconRanking& ranking, std::span<const localize::FalconRun> runs) {
-  const bool any_passing = std::any_of(runs.begin(), runs.end(), [](const localize::FalconRun& r) { return !r.failed; });
-  const std::set<std::uint64_t> passing = passing_sites(runs);
+std::vector<bool> demote_symptoms(localize::FalconRanking& ranking, const std::set<std::uint64_t>& passing,
+                                  bool any_passing) {
   std::vector<std::pair<bool, localize::RankedFalconPattern>> tagged;
   for (auto& p : ranking.patterns) tagged.emplace_back(is_symptom(p.id, passing, any_passing), std::move(p));
   std::stable_partition(tagged.begin(), tagged.end(), [](const auto& t) { return !t.first; });

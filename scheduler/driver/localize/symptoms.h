@@ -15,7 +15,9 @@
 
 namespace ctrlsched::driver {
 
-// Every site of every pattern any passing run saw.
+// Every site of every pattern any passing run saw. Not enough alone: Falcon's window drops a read
+// its own thread's write follows, so a read-modify-write's read appears only when interleaved; the
+// driver adds every site of the passing runs' cross-thread access pairs.
 std::set<std::uint64_t> passing_sites(std::span<const localize::FalconRun> runs);
 
 // True if some site of the pattern is in no passing run's patterns. Without any passing run
@@ -24,6 +26,7 @@ bool is_symptom(const localize::FalconPatternId& pattern, const std::set<std::ui
 
 // Moves symptoms after all other patterns (order otherwise kept) and renumbers the ranks (equal
 // scores share a rank within each group). Returns the symptom flag of each pattern, new order.
-std::vector<bool> demote_symptoms(localize::FalconRanking& ranking, std::span<const localize::FalconRun> runs);
+std::vector<bool> demote_symptoms(localize::FalconRanking& ranking, const std::set<std::uint64_t>& passing,
+                                  bool any_passing);
 
 }  // namespace ctrlsched::driver
