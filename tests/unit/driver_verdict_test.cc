@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "localize/reference_binding.h"
+#include "localize/symptoms.h"
 #include "localize/verdict.h"
 
 using namespace ctrlsched;
@@ -132,4 +133,31 @@ TEST_CASE("reference binding: no occurrence when roles cannot be told apart", "[
   t.events = {access(1, EventKind::Read, kRead, kX), access(2, EventKind::Write, kWrite, kY),
               access(1, EventKind::Write, kWrite, kX)};
   CHECK_FALSE(last_occurrence(lost_update(), t).has_value());
+}
+
+TEST_CASE("symptoms: a pattern with a site no passing run executes goes last and is flagged", "[verdict]") {
+  localize::FalconRanking ranking;
+  auto pattern = [](FalconKind kind, std::uint64_t a, std::uint64_t b, std::uint64_t c, double score) {
+    localize::RankedFalconPattern p;
+    p.id.kind = kind;
+    p.id.sites = {a, b, c};
+    p.score = score;
+    return p;
+  };
+  // The symptom (error-path store 0x50, then main's check 0x60) ties with the cause at 1.0.
+  ranking.patterns = {pattern(FalconKind::W1R2, 0x50, 0x60, 0, 1.0),
+                      pattern(FalconKind::R1W2W1, kRead, kWrite, kWrite, 1.0),
+                      pattern(FalconKind::W1W2, kWrite, kWrite, 0, 0.5)};
+  const std::set<std::uint64_t> passing = {kRead, kWrite, 0x60};
+  CHECK(is_symptom(ranking.patterns[0].id, passing, true));
+  CHECK_FALSE(is_symptom(ranking.patterns[1].id, passing, true));
+  CHECK_FALSE(is_symptom(ranking.patterns[0].id, passing, false));  // nothing to compare with
+  const std::vector<bool> flags = demote_symptoms(ranking, passing, true);
+  CHECK(flags == std::vector<bool>{false, false, true});
+  CHECK(ranking.patterns[0].id.kind == FalconKind::R1W2W1);
+  CHECK(ranking.patterns[0].rank == 1);
+  CHECK(ranking.patterns[1].rank == 2);
+  CHECK(ranking.patterns[2].rank == 3);
+  CHECK(ranking.patterns[2].id.sites[0] == 0x50);
+  CHECK(ranking.patterns[0].tied == 1);
 }
