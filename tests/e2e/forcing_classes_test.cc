@@ -138,7 +138,7 @@ TEST_CASE("forcing classes: a symptom is ranked after the causes and never confi
   const int error_store = line_of(file, "if (processed != ITEMS * WORKERS) error_code = ERR_LOST;");
   const int check = line_of(file, "assert(error_code == 0");
   TempDir dir;
-  const Localized r = localize(dir, "force_symptom", "200", {"--top", "4"});
+  const Localized r = localize(dir, "force_symptom", "200", {"--top", "5"});
   check_true_pattern(r, "R1-W2-W1", file, {increment, increment, increment});
   bool seen_symptom = false, seen_cause = false;
   for (const Json& p : r.patterns()) {
