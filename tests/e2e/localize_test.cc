@@ -68,7 +68,7 @@ struct Expected {
 
 TEST_CASE("localize: the true pattern is Falcon's rank 1 and confirmed; a wrong candidate is not", "[localize]") {
   const std::vector<Expected> expected = {
-      {"lost_update", "I", true, false, false},
+      {"lost_update", "I", true, false, true},  // W1-R2 (store, then the assertion's read): refuted 2/20, at baseline
       {"check_then_act", "I", true, false, true},
       {"order_violation", "II", false, true, true},
       {"bandwidth_order", "II", false, true, true},
