@@ -66,6 +66,24 @@ void fire_timeout(Thread* t) {
   g_rt.objects.release_if_idle(model);
 }
 
+// Directed runs only (Candidate::owns_awaited_lock): `t` owns a mutex, or an rwlock for writing,
+// that another live thread is blocked on. Quadratic in live threads, which are few.
+bool owns_awaited_lock(const Thread* t) {
+  const ThreadId* live = g_rt.threads.live();
+  for (std::uint32_t i = 0, end = g_rt.threads.live_count(); i < end; ++i) {
+    const Thread* w = g_rt.threads.at(live[i]);
+    if (w == t || w->state != ThreadState::Blocked || w->wait_model == nullptr) continue;
+    const Model* m = w->wait_model;
+    if (m->kind == ModelKind::Mutex) {
+      const auto* mutex = reinterpret_cast<const pthread_mutex_t*>(m->address);
+      if (mutex->__data.__lock != 0 && mutex->__data.__owner == t->os_tid) return true;
+    } else if (m->kind == ModelKind::Rwlock && m->writer == t) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Asks the strategy which thread runs next. Returns nullptr if no thread can run.
 Thread* choose_next(Thread* me, PointKind kind) {
   if (__builtin_expect(g_rejoin_pending.load(std::memory_order_relaxed) != 0, 0)) process_rejoins();
@@ -74,7 +92,8 @@ Thread* choose_next(Thread* me, PointKind kind) {
   for (std::uint32_t i = 0, end = g_rt.threads.live_count(); i < end; ++i) {
     Thread* t = g_rt.threads.at(live[i]);
     if (t->state == ThreadState::Runnable)
-      g_rt.candidates[n++] = Candidate{t->id, false, t->pending, t->pending_site, t->pending_address, t->pending_op};
+      g_rt.candidates[n++] = Candidate{t->id, false, t->pending, t->pending_site, t->pending_address, t->pending_op,
+                                       g_rt.forcing != nullptr && owns_awaited_lock(t)};
     else if (t->state == ThreadState::Blocked && t->timed_wait)
       g_rt.candidates[n++] = Candidate{t->id, true};
   }

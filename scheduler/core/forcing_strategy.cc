@@ -116,6 +116,21 @@ ForcingStrategy::ForcingStrategy(Strategy& inner, const ForceDirective& directiv
   *outcome_ = ForceOutcome{};
   role_thread_.fill(kNoThread);
   thread_role_.fill(kNoRole);
+  created_[0] = true;  // main
+  if (kind_ != ForceKind::Order) return;
+  // Roles bound in advance (to the threads of a reference run, docs/forcing.md "Binding").
+  for (std::uint32_t r = 0; r < kMaxForceSteps; ++r) {
+    const std::uint32_t tid = bound_thread(directive_, r);
+    if (tid == kNoBoundThread || tid >= kMaxThreads || thread_role_[tid] != kNoRole) continue;
+    role_thread_[r] = tid;
+    thread_role_[tid] = static_cast<std::uint8_t>(r);
+    outcome_->role_thread[r] = static_cast<std::uint8_t>(tid + 1);
+  }
+}
+
+void ForcingStrategy::on_thread_created(ThreadId child, ThreadId parent) {
+  if (child < kMaxThreads) created_[child] = true;
+  inner_.on_thread_created(child, parent);
 }
 
 bool ForcingStrategy::active() const {
@@ -155,6 +170,9 @@ ThreadId ForcingStrategy::order_choice(const SchedulingPoint& point) {
     if (count > 0) return inner_choice(point, count);
   }
   bool held_any = false;
+  for (const Candidate& c : candidates) {
+    if (would_hold_lock_owner(c)) ++outcome_->starvation_skips;  // rule 3c
+  }
   for (const Candidate& c : candidates) {  // rule 3
     if (held(c)) {
       held_any = true;
@@ -168,8 +186,15 @@ ThreadId ForcingStrategy::order_choice(const SchedulingPoint& point) {
     return inner_.next_thread(point);
   }
   ++outcome_->holds;
+  // While the thread the next step is bound to does not exist yet, a hold waits for its creation
+  // and does not use up the budget (up to kUnbornPartnerFactor budgets, so a partner that is
+  // never created cannot stall a run that others keep going).
+  const ThreadId partner = role_thread_[directive_.steps[next_].role];
+  const bool partner_unborn = partner != kNoThread && partner < kMaxThreads && !created_[partner] &&
+                              unborn_holds_ < kUnbornPartnerFactor * hold_limit_;
+  if (partner_unborn) ++unborn_holds_;
   for (const Candidate& c : candidates) {
-    if (!held(c)) continue;
+    if (!held(c) || partner_unborn) continue;
     if (++held_for_[c.tid] >= hold_limit_) {
       released_[c.tid] = true;
       ++outcome_->holds_dropped;
@@ -225,6 +250,7 @@ bool ForcingStrategy::step_matches_pending(std::uint32_t index, const Candidate&
   if (c.pending == PendingKind::Sync) return false;
   if (s.site != 0 && s.site != c.pending_site) return false;
   if (elsewhere(s, c.pending_address)) return false;
+  if (!at_occurrence(index, c.tid)) return false;
   switch (static_cast<ForceAccess>(s.access)) {
     case ForceAccess::Any:
       break;
@@ -263,7 +289,14 @@ bool ForcingStrategy::step_matches_event(std::uint32_t index, const TraceEvent& 
   }
   if (s.site != 0 && s.site != e.site) return false;
   if (kind != EventKind::FuncEntry && elsewhere(s, e.address)) return false;
+  if (!at_occurrence(index, e.thread)) return false;
   return role_fits(s, e.thread);
+}
+
+bool ForcingStrategy::at_occurrence(std::uint32_t index, ThreadId tid) const {
+  const std::uint32_t wanted = directive_.steps[index].occurrence;
+  if (wanted == 0) return true;
+  return tid < kMaxThreads && site_seen_[tid][index] + 1 == wanted;
 }
 
 bool ForcingStrategy::elsewhere(const ForceStep& step, std::uint64_t address) const {
@@ -285,7 +318,12 @@ bool ForcingStrategy::waits_for_partner(const Candidate& c) const {
 }
 
 bool ForcingStrategy::held(const Candidate& c) const {
-  if (c.tid >= kMaxThreads || released_[c.tid] || step_matches_pending(next_, c)) return false;
+  if (c.tid >= kMaxThreads || released_[c.tid] || c.owns_awaited_lock || step_matches_pending(next_, c)) return false;
+  return later_step(c) != kNoStep || waits_for_partner(c);
+}
+
+bool ForcingStrategy::would_hold_lock_owner(const Candidate& c) const {
+  if (!c.owns_awaited_lock || c.tid >= kMaxThreads || released_[c.tid] || step_matches_pending(next_, c)) return false;
   return later_step(c) != kNoStep || waits_for_partner(c);
 }
 
@@ -296,6 +334,7 @@ void ForcingStrategy::advance(ThreadId tid, std::uint64_t address) {
   if (role_thread_[s.role] == kNoThread) {
     role_thread_[s.role] = tid;
     thread_role_[tid] = s.role;
+    outcome_->role_thread[s.role] = static_cast<std::uint8_t>(tid < 255 ? tid + 1 : 0);
   }
   ++next_;
   outcome_->steps_done = next_;
@@ -310,6 +349,13 @@ void ForcingStrategy::advance(ThreadId tid, std::uint64_t address) {
 void ForcingStrategy::observe(const TraceEvent& e) {
   if (kind_ == ForceKind::Order) {
     if (outcome_->completed == 0 && step_matches_event(next_, e)) advance(e.thread, e.address);
+    // Occurrences: this thread's accesses at each step's site so far (after matching, so the
+    // event being performed is the (count + 1)-th).
+    if (event_is_access(static_cast<EventKind>(e.kind)) && e.thread < kMaxThreads) {
+      for (std::uint32_t i = 0; i < directive_.count; ++i) {
+        if (directive_.steps[i].site == e.site) ++site_seen_[e.thread][i];
+      }
+    }
     return;
   }
   if (kind_ != ForceKind::SwitchAtEntry || static_cast<EventKind>(e.kind) != EventKind::FuncEntry) return;

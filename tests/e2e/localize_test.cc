@@ -68,7 +68,7 @@ struct Expected {
 
 TEST_CASE("localize: the true pattern is Falcon's rank 1 and confirmed; a wrong candidate is not", "[localize]") {
   const std::vector<Expected> expected = {
-      {"lost_update", "I", true, false, false},
+      {"lost_update", "I", true, false, true},  // W1-R2 (store, then the assertion's read): refuted 2/20, at baseline
       {"check_then_act", "I", true, false, true},
       {"order_violation", "II", false, true, true},
       {"bandwidth_order", "II", false, true, true},
@@ -94,7 +94,10 @@ TEST_CASE("localize: the true pattern is Falcon's rank 1 and confirmed; a wrong 
       CHECK(falcon_true(e.example, first));
       REQUIRE(first.contains("confirmation"));
       CHECK(first.at("confirmation").at("verdict") == "confirmed");
-      CHECK(first.at("confirmation").at("failed").get<int>() >= 18);
+      // Failures count only in runs where the whole order completed (docs/forcing.md): at least
+      // half of those, significantly above the baseline.
+      CHECK(first.at("confirmation").at("failed").get<int>() * 2 >= first.at("confirmation").at("completed").get<int>());
+      CHECK(first.at("confirmation").at("test").at("p_above_baseline").get<double>() < 0.01);
       CHECK(first.at("confirmation").at("forced_runs") == 20);
 
       // A wrong candidate among the forced top 3 is not confirmed.
@@ -122,7 +125,8 @@ TEST_CASE("localize: the true pattern is Falcon's rank 1 and confirmed; a wrong 
       CHECK(locon_pair_true(e.example, finding.at("pairs").at(0)));
       REQUIRE(finding.contains("confirmation"));
       CHECK((finding.at("confirmation").at("verdict") == "confirmed") == e.locon_confirmed);
-      if (e.locon_confirmed) CHECK(finding.at("confirmation").at("failed").get<int>() >= 18);
+      if (e.locon_confirmed)
+        CHECK(finding.at("confirmation").at("failed").get<int>() * 2 >= finding.at("confirmation").at("completed").get<int>());
 
       // Falcon on Locon's data set: one crashed run does not contain the order-violation
       // pattern (the read crashed before the write), so only the atomicity bugs are found.

@@ -54,12 +54,25 @@ TEST_CASE("confirm: tally, text and JSON of a reproducing pattern", "[confirm]")
   CHECK(c.failed_other == 1);
   CHECK(c.completed == 3);
   CHECK_FALSE(c.refuted);
+  // 3 completed runs are fewer than kMinCompletedRuns: nothing can be decided yet.
+  CHECK(c.verdict == Verdict::Unrealized);
   REQUIRE(c.failing_seed.has_value());
   CHECK(*c.failing_seed == 21);
-  CHECK(render_confirmation(1, c) == "forcing #1 fails 2/4 (baseline 2.3%), 1 other failure");
+  CHECK(render_confirmation(1, c) ==
+        "forcing #1 unrealized: order completed in 3/4; no thread performed step 1 in 1/4 forced runs");
   const nlohmann::json j = confirmation_json(c);
-  CHECK(j == nlohmann::json{{"forced_runs", 4}, {"failed", 2}, {"failed_incomplete", 0}, {"failed_other", 1}, {"completed", 3},
-                            {"baseline_rate", 0.023}, {"refuted", false}, {"failing_seed", 21}});
+  CHECK(j.at("forced_runs") == 4);
+  CHECK(j.at("failed") == 2);
+  CHECK(j.at("failed_incomplete") == 0);
+  CHECK(j.at("failed_other") == 1);
+  CHECK(j.at("completed") == 3);
+  CHECK(j.at("baseline_rate") == 0.023);
+  CHECK(j.at("refuted") == false);
+  CHECK(j.at("failing_seed") == 21);
+  CHECK(j.at("verdict") == "unrealized");
+  CHECK(j.at("reason") == "no thread performed step 1 in 1/4 forced runs");
+  CHECK(j.at("test").at("alpha") == kVerdictAlpha);
+  CHECK(j.at("test").at("min_completed") == kMinCompletedRuns);
 }
 
 TEST_CASE("confirm: a failure before the forced order completed is not evidence", "[confirm]") {
@@ -68,7 +81,9 @@ TEST_CASE("confirm: a failure before the forced order completed is not evidence"
   const ConfirmationResult c = tally_confirmation(runs, kOriginal, 0.5);
   CHECK(c.failed == 0);
   CHECK(c.failed_incomplete == 20);
-  CHECK(c.refuted);
+  // The order never completed: the runs say nothing about it, so it is not refuted either.
+  CHECK_FALSE(c.refuted);
+  CHECK(c.verdict == Verdict::Unrealized);
   CHECK_FALSE(c.failing_seed.has_value());
 }
 
@@ -86,8 +101,11 @@ TEST_CASE("confirm: a pattern whose forcing never fails is refuted", "[confirm]"
   runs[0].result = run_with(0, OutcomeKind::Assertion, kOriginal.signature);
   runs[0].force.completed = 1;
   c = tally_confirmation(runs, kOriginal, 1.0);
-  CHECK(render_confirmation(1, c) == "forcing #1 fails 1/20 (baseline 100%), 1 other failure");
+  CHECK(c.verdict == Verdict::Refuted);  // 1/18 is far below what a cause shows (half)
+  CHECK(render_confirmation(1, c) ==
+        "forcing #1 refuted: fails 1/18 runs where the order completed (baseline 100%), 1 other failure");
   c = tally_confirmation(runs, kOriginal, 0.0);
+  CHECK(c.verdict == Verdict::Inconclusive);  // above a zero baseline, but not reliable
   CHECK(render_confirmation(1, c).ends_with("(baseline 0%), 1 other failure"));
   c = tally_confirmation(runs, kOriginal, 0.125);
   CHECK(render_confirmation(1, c).ends_with("(baseline 12%), 1 other failure"));

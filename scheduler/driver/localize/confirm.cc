@@ -2,9 +2,11 @@
 #include "localize/confirm.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 
+#include "localize/reference_binding.h"
 #include "report/shell_quote.h"
 #include "runs/calibration.h"
 #include "runs/run_collect.h"
@@ -91,8 +93,44 @@ bool same_failure(const RunResult& run, const FailureIdentity& original) {
   return failure_identity(run).signature == original.signature;
 }
 
+namespace {
+
+// "T2 never reached step 3 (W a.c:30 deposit) in 18/20 forced runs": the step most incomplete
+// runs stopped before, and the thread its role was bound to there.
+std::string stall_reason(const std::vector<DirectedRun>& runs, const ForceDirective* directive,
+                         const std::vector<std::string>& step_names) {
+  std::array<std::uint64_t, kMaxForceSteps + 1> stopped{};
+  std::uint64_t incomplete = 0;
+  for (const DirectedRun& run : runs) {
+    if (run.force.completed) continue;
+    ++incomplete;
+    ++stopped[std::min<std::uint32_t>(run.force.steps_done, kMaxForceSteps)];
+  }
+  if (incomplete == 0) return "";
+  const auto step = static_cast<std::uint32_t>(std::max_element(stopped.begin(), stopped.end()) - stopped.begin());
+  std::string who = "no thread";
+  if (directive != nullptr && step < directive->count) {
+    const std::uint8_t role = directive->steps[step].role;
+    for (const DirectedRun& run : runs) {
+      if (!run.force.completed && run.force.steps_done == step && role < kMaxForceSteps &&
+          run.force.role_thread[role] != 0) {
+        who = "T" + std::to_string(run.force.role_thread[role] - 1);
+        break;
+      }
+    }
+  }
+  std::string text = who == "no thread" ? "no thread performed step " + std::to_string(step + 1)
+                                         : who + " never reached step " + std::to_string(step + 1);
+  if (step < step_names.size() && !step_names[step].empty()) text += " (" + step_names[step] + ")";
+  text += " in " + std::to_string(stopped[step]) + "/" + std::to_string(runs.size()) + " forced runs";
+  return text;
+}
+
+}  // namespace
+
 ConfirmationResult tally_confirmation(const std::vector<DirectedRun>& runs, const FailureIdentity& original,
-                                      double baseline_rate) {
+                                      double baseline_rate, const ForceDirective* directive,
+                                      const std::vector<std::string>& step_names, bool symptom) {
   ConfirmationResult c;
   c.baseline_rate = baseline_rate;
   for (const DirectedRun& run : runs) {
@@ -111,7 +149,14 @@ ConfirmationResult tally_confirmation(const std::vector<DirectedRun>& runs, cons
       ++c.failed_other;
     }
   }
-  c.refuted = c.failed == 0;
+  const VerdictDecision d = decide_verdict({c.completed, c.failed, baseline_rate, symptom});
+  c.verdict = d.verdict;
+  c.p_above_baseline = d.p_above_baseline;
+  c.p_below_cause = d.p_below_cause;
+  c.refuted = c.verdict == Verdict::Refuted;
+  c.attempt_runs = c.forced_runs;
+  if (directive != nullptr) c.binding = binding_text(*directive);
+  if (c.verdict == Verdict::Unrealized) c.reason = stall_reason(runs, directive, step_names);
   return c;
 }
 
@@ -119,13 +164,38 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
                            const ClassifyContext& context, const std::string& target_name) {
   DirectedBatch batch = request.batch;
   batch.keep_failing_schedules = request.save_dir.has_value();
-  const std::vector<DirectedRun> runs = run_directed(target, batch, context, target_name);
-  FailureIdentity original = request.original;
-  if (request.adopt_first_failure) {
-    const auto failed = std::find_if(runs.begin(), runs.end(), [](const DirectedRun& r) { return r.result.failed(); });
-    if (failed != runs.end()) original = failure_identity(failed->result);
+  // The binding first, then each fallback while the order could not be made to happen. The
+  // verdict comes from the first binding that realized the order; if none did, from the first
+  // (the most faithful to the reference run), whose reason says where it stalled.
+  std::vector<ForceDirective> attempts = {request.batch.directive};
+  attempts.insert(attempts.end(), request.fallbacks.begin(), request.fallbacks.end());
+  std::vector<DirectedRun> runs;
+  ConfirmationResult c;
+  std::vector<std::string> tried;
+  std::uint64_t total_runs = 0;
+  for (std::size_t a = 0; a < attempts.size(); ++a) {
+    batch.directive = attempts[a];
+    std::vector<DirectedRun> attempt_runs = run_directed(target, batch, context, target_name);
+    FailureIdentity original = request.original;
+    if (request.adopt_first_failure) {
+      const auto failed = std::find_if(attempt_runs.begin(), attempt_runs.end(),
+                                       [](const DirectedRun& r) { return r.result.failed(); });
+      if (failed != attempt_runs.end()) original = failure_identity(failed->result);
+    }
+    ConfirmationResult attempt = tally_confirmation(attempt_runs, original, request.baseline_rate, &attempts[a],
+                                                    request.step_names, request.symptom);
+    tried.push_back(attempt.binding);
+    total_runs += attempt.forced_runs;
+    const bool realized = attempt.verdict != Verdict::Unrealized;
+    if (a == 0 || realized) {
+      c = std::move(attempt);
+      runs = std::move(attempt_runs);
+    }
+    if (realized) break;
   }
-  ConfirmationResult c = tally_confirmation(runs, original, request.baseline_rate);
+  c.bindings_tried = std::move(tried);
+  c.attempt_runs = total_runs;
+  if (request.symptom && c.verdict == Verdict::Inconclusive) c.reason = request.symptom_reason;
   if (!c.failing_seed || !request.save_dir) return c;
   const DirectedRun& first = runs[static_cast<std::size_t>(*c.failing_seed - batch.base.seed)];
   if (!first.schedule) {
@@ -151,6 +221,16 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
 std::string render_confirmation(std::size_t rank, const ConfirmationResult& c) {
   const std::string head = "forcing #" + std::to_string(rank) + " ";
   const std::string of = std::to_string(c.forced_runs);
+  if (c.verdict == Verdict::Unrealized && c.forced_runs > 0) {
+    return head + "unrealized: order completed in " + std::to_string(c.completed) + "/" + of +
+           (c.reason.empty() ? std::string() : "; " + c.reason);
+  }
+  if (c.refuted && c.failed > 0) {
+    std::string line = head + "refuted: fails " + std::to_string(c.failed) + "/" + std::to_string(c.completed) +
+                       " runs where the order completed (baseline " + percent(c.baseline_rate) + ")";
+    if (c.failed_other > 0) line += ", " + other_failures(c.failed_other);
+    return line;
+  }
   if (!c.refuted) {
     std::string line = head + "fails " + std::to_string(c.failed) + "/" + of + " (baseline " + percent(c.baseline_rate) + ")";
     if (c.failed_other > 0) line += ", " + other_failures(c.failed_other);
@@ -168,6 +248,19 @@ nlohmann::json confirmation_json(const ConfirmationResult& c) {
   nlohmann::json j = {{"forced_runs", c.forced_runs}, {"failed", c.failed},
                       {"failed_incomplete", c.failed_incomplete}, {"failed_other", c.failed_other}, {"completed", c.completed},
                       {"baseline_rate", c.baseline_rate}, {"refuted", c.refuted}};
+  j["verdict"] = std::string(verdict_name(c.verdict));
+  j["test"] = {{"name", "one-sided exact binomial"},
+               {"alpha", kVerdictAlpha},
+               {"min_completed", kMinCompletedRuns},
+               {"cause_rate", kCauseFailureRate},
+               {"p_above_baseline", c.p_above_baseline},
+               {"p_below_cause", c.p_below_cause}};
+  if (!c.reason.empty()) j["reason"] = c.reason;
+  if (!c.binding.empty()) j["binding"] = c.binding;
+  if (c.bindings_tried.size() > 1) {
+    j["bindings_tried"] = c.bindings_tried;
+    j["attempt_runs"] = c.attempt_runs;
+  }
   if (c.failing_seed) j["failing_seed"] = *c.failing_seed;
   if (!c.replay_command.empty()) {
     j["schedule"] = c.schedule_path;

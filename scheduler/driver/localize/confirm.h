@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ctrlsched/force_directive.h"
+#include "localize/verdict.h"
 #include "ctrlsched/run_record.h"
 #include "ctrlsched/run_spec.h"
 #include "ctrlsched/schedule.h"
@@ -70,6 +71,12 @@ struct ConfirmRequest {
   // No failure was seen without forcing (a ConSeq prediction from a passing run): the failure of
   // the lowest failing forced seed becomes `original`, and the others are compared with it.
   bool adopt_first_failure = false;
+  // Other bindings of the same pattern (reference_binding.h), tried in order, each over the same
+  // seeds, while the order completed in fewer than kMinCompletedRuns runs.
+  std::vector<ForceDirective> fallbacks;
+  bool symptom = false;                 // never `confirmed` (symptoms.h)
+  std::string symptom_reason;           // why it is one
+  std::vector<std::string> step_names;  // "W force.c:27 deposit" per step, for reasons
 };
 
 struct ConfirmationResult {
@@ -80,7 +87,14 @@ struct ConfirmationResult {
   std::uint64_t failed_other = 0;  // failed, but another way
   std::uint64_t completed = 0;     // the forced order happened completely
   double baseline_rate = 0;
-  bool refuted = false;            // no forced run failed the same way
+  bool refuted = false;            // verdict == Refuted (kept for readers of the old field)
+  Verdict verdict = Verdict::Unrealized;
+  double p_above_baseline = 1;     // one-sided binomial tests (verdict.h)
+  double p_below_cause = 1;
+  std::string reason;              // unrealized: which thread never reached which step; symptom
+  std::string binding;             // binding_text of the directive the verdict comes from
+  std::vector<std::string> bindings_tried;  // every binding forced, in order
+  std::uint64_t attempt_runs = 0;  // forced runs over all bindings tried
   std::optional<std::uint64_t> failing_seed;  // lowest seed that failed the same way
   std::string schedule_path;       // its saved schedule ("" if none or not saved)
   std::string replay_command;      // "ctrlsched replay --schedule <file> <test> <args>"
@@ -88,8 +102,10 @@ struct ConfirmationResult {
 };
 
 // The counts of a finished batch (pure; confirm() = run_directed + this + saving).
+// `directive`, if given, names the stalled step's thread in `reason`; `step_names` its access.
 ConfirmationResult tally_confirmation(const std::vector<DirectedRun>& runs, const FailureIdentity& original,
-                                      double baseline_rate);
+                                      double baseline_rate, const ForceDirective* directive = nullptr,
+                                      const std::vector<std::string>& step_names = {}, bool symptom = false);
 
 ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& request,
                            const ClassifyContext& context, const std::string& target_name);

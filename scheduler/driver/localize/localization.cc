@@ -1,15 +1,20 @@
 // The localization pipeline of seeds mode (see localization.h and docs/localization.md).
 #include "localize/localization.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <set>
 #include <cstring>
 
+#include "ctrlsched/access_pairs.h"
 #include "localize/confirm.h"
 #include "localize/falcon_summary.h"
 #include "localize/locon_report.h"
 #include "localize/pattern_directives.h"
 #include "localize/predict.h"
+#include "localize/reference_binding.h"
 #include "localize/spectra_summary.h"
+#include "localize/symptoms.h"
 
 namespace ctrlsched::driver {
 namespace {
@@ -23,6 +28,13 @@ bool is_sync_sighting(const localize::FalconSighting& s) { return falcon_kind_is
 std::string percent_text(double fraction) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.1f%%", 100.0 * fraction);
+  return buffer;
+}
+
+// "1.2e-05": p-values in the evidence.
+std::string p_text(double p) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.2g", p);
   return buffer;
 }
 
@@ -40,6 +52,9 @@ bool same_directive(const ForceDirective& a, const ForceDirective& b) {
 // A suspected pattern waiting to be forced, and what forcing it showed.
 struct Suspect {
   ForceDirective directive{};
+  bool symptom = false;
+  std::string symptom_reason;
+  std::vector<std::string> step_names;
   std::optional<ConfirmationResult> confirmation;
   std::size_t same_as = SIZE_MAX;  // index of an earlier suspect with the same directive
 };
@@ -59,10 +74,30 @@ class Confirmer {
                                     : static_cast<double>(report.failures()) / static_cast<double>(report.runs.size());
   }
 
+  // The failing run whose occurrence of each pattern binds its roles (reference_binding.h), and
+  // the sites passing runs executed (symptoms.h); names for the reasons.
+  void set_reference(const localize::Trace* trace, std::set<std::uint64_t> passing_sites, bool any_passing,
+                     const RecordNames* names) {
+    reference_ = trace;
+    passing_sites_ = std::move(passing_sites);
+    any_passing_ = any_passing;
+    names_ = names;
+  }
+
   // Registers a pattern; returns its number for later lookup.
   std::size_t add(const ForceDirective& directive) {
     Suspect suspect;
     suspect.directive = directive;
+    for (std::uint32_t i = 0; i < directive.count && i < kMaxForceSteps; ++i) {
+      const ForceStep& step = directive.steps[i];
+      const char* kind = step.access == static_cast<std::uint8_t>(ForceAccess::Write) ? "W " : "R ";
+      suspect.step_names.push_back(kind + (names_ != nullptr ? names_->site(step.site) : std::to_string(step.site)));
+      if (any_passing_ && step.site != 0 && !passing_sites_.contains(step.site) && !suspect.symptom) {
+        suspect.symptom = true;
+        suspect.symptom_reason = "symptom: step " + std::to_string(i + 1) + " (" + suspect.step_names.back() +
+                                 ") runs in no passing run, so the order happens only once the failure is determined";
+      }
+    }
     for (std::size_t i = 0; i < suspects_.size(); ++i) {
       if (same_directive(suspects_[i].directive, directive)) suspect.same_as = i;
     }
@@ -79,6 +114,21 @@ class Confirmer {
       request.batch.base.seed = report_.header.seed_start;
       request.batch.seeds = settings_.confirm_seeds;
       request.batch.directive = s.directive;
+      // Bind the roles as the reference failing run had them (threads and occurrences), then
+      // threads only, then unbound, while the order cannot be made to happen.
+      if (reference_ != nullptr) {
+        if (const auto occurrence = last_occurrence(s.directive, *reference_)) {
+          const auto with_occurrences = bind_to_occurrence(s.directive, *reference_, *occurrence, true);
+          const auto threads_only = bind_to_occurrence(s.directive, *reference_, *occurrence, false);
+          if (with_occurrences && threads_only) {
+            request.batch.directive = *with_occurrences;
+            request.fallbacks = {*threads_only, s.directive};
+          }
+        }
+      }
+      request.symptom = s.symptom;
+      request.symptom_reason = s.symptom_reason;
+      request.step_names = s.step_names;
       request.batch.jobs = settings_.jobs;
       request.batch.timeout_seconds = settings_.timeout_seconds;
       request.batch.keep_failing_schedules = true;
@@ -97,34 +147,55 @@ class Confirmer {
     return owner.confirmation ? &*owner.confirmation : nullptr;
   }
 
-  // The lines under a pattern: what forcing it showed, and how to replay a forced failure.
+  // The lines under a pattern: the verdict, the evidence beside it, and how to replay a forced
+  // failure (docs/forcing.md, "Verdicts and their statistics").
   std::string render(std::size_t id, const std::string& indent, const std::string& label = "") const {
     const ConfirmationResult* c = result(id);
     if (c == nullptr) return "";
-    // Without any failing seed, the first forced failure is the one the others are compared with.
-    const std::uint64_t failed = c->failed;
-    std::string text = indent + label + verdict_name(id) + ": forcing it fails " + std::to_string(failed) + "/" +
-                       std::to_string(c->forced_runs);
-    text += original_ ? " (baseline " + percent_text(c->baseline_rate) + ")" : " (no seed failed without forcing)";
+    const std::string verdict = verdict_name(id);
+    const std::string of = std::to_string(c->forced_runs);
+    const std::string baseline =
+        original_ ? "baseline " + percent_text(c->baseline_rate) : std::string("no seed failed without forcing");
+    std::string text = indent + label + verdict + ": ";
+    if (c->verdict == Verdict::Unrealized) {
+      text += "order completed in " + std::to_string(c->completed) + "/" + of + " forced runs (need " +
+              std::to_string(kMinCompletedRuns) + ")";
+      if (!c->reason.empty()) text += "; " + c->reason;
+    } else {
+      text += "fails " + std::to_string(c->failed) + "/" + std::to_string(c->completed) +
+              " runs where the order completed (" + of + " forced; " + baseline + "; ";
+      if (c->verdict == Verdict::Refuted) {
+        text += "P(<=" + std::to_string(c->failed) + " | " + std::to_string(c->completed) + ", 50%) = " +
+                p_text(c->p_below_cause) + " < " + p_text(kVerdictAlpha) + ")";
+      } else {
+        text += "binomial p = " + p_text(c->p_above_baseline) + " vs baseline)";
+      }
+    }
     if (c->failed_incomplete > 0) {
       text += ", " + std::to_string(c->failed_incomplete) + " failed before the order was complete";
     }
     if (c->failed_other > 0) text += ", " + std::to_string(c->failed_other) + " failed another way";
-    if (failed == 0) text += ", order achieved in " + std::to_string(c->completed);
+    if (c->verdict != Verdict::Unrealized && !c->reason.empty()) text += "; " + c->reason;
     text += "\n";
-    if (!c->replay_command.empty() && failed > 0) text += indent + "  replay: " + c->replay_command + "\n";
+    if (c->bindings_tried.size() > 1 || (c->binding != "roles bind at first match" && !c->binding.empty())) {
+      text += indent + "  binding: " + c->binding;
+      if (c->bindings_tried.size() > 1) {
+        text += " (tried:";
+        for (std::size_t i = 0; i < c->bindings_tried.size(); ++i) text += (i ? "; " : " ") + c->bindings_tried[i];
+        text += ")";
+      }
+      text += "\n";
+    }
+    if (!c->replay_command.empty() && c->failed > 0) text += indent + "  replay: " + c->replay_command + "\n";
     return text;
   }
 
-  // confirmed: forcing brings the failure back in at least half of the runs, more often than
-  // without forcing; refuted: never; inconclusive: in between (docs/localization.md).
+  // confirmed / refuted / unrealized / inconclusive: decide_verdict on the completed runs
+  // (verdict.h, docs/forcing.md).
   std::string verdict_name(std::size_t id) const {
     const ConfirmationResult* c = result(id);
     if (c == nullptr || c->forced_runs == 0) return "not forced";
-    const std::uint64_t failed = c->failed;
-    if (failed == 0) return "refuted";
-    const double rate = static_cast<double>(failed) / static_cast<double>(c->forced_runs);
-    return rate >= 0.5 && rate > c->baseline_rate ? "confirmed" : "inconclusive";
+    return std::string(driver::verdict_name(c->verdict));
   }
 
   nlohmann::json json(std::size_t id) const {
@@ -146,6 +217,10 @@ class Confirmer {
   std::optional<FailureIdentity> original_;
   double baseline_ = 0;
   std::vector<Suspect> suspects_;
+  const localize::Trace* reference_ = nullptr;
+  std::set<std::uint64_t> passing_sites_;
+  bool any_passing_ = false;
+  const RecordNames* names_ = nullptr;
 };
 
 }  // namespace
@@ -173,6 +248,17 @@ void LocalizationData::add(std::uint64_t index, const RunRecord& record, bool fa
     }
   }
   falcon_[static_cast<std::size_t>(index)] = read_falcon_run(record, failed, *names_);
+  if (!failed) {
+    any_passing_ = true;
+    const auto* pairs = reinterpret_cast<const AccessPairSummary*>(reinterpret_cast<const std::uint8_t*>(&record) +
+                                                                    kSummaryOffset);
+    if (pairs->magic == kAccessPairsMagic) {
+      for (std::uint32_t i = 0; i < std::min(pairs->used, kMaxAccessPairs); ++i) {
+        passing_sites_.insert(pairs->pairs[i].head_site);
+        passing_sites_.insert(pairs->pairs[i].tail_site);
+      }
+    }
+  }
   spectra_[static_cast<std::size_t>(index)] = read_spectra_run(record, failed);
 }
 
@@ -222,7 +308,20 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   if (!sync_first) {
     for (localize::FalconRun& run : falcon_all) std::erase_if(run.patterns, is_sync_sighting);
   }
-  const localize::FalconRanking falcon = rank_falcon(falcon_all, settings.score, sync_first);
+  localize::FalconRanking falcon = rank_falcon(falcon_all, settings.score, sync_first);
+  // Symptoms (symptoms.h) go after every other pattern and are never confirmed.
+  std::set<std::uint64_t> passing = passing_sites(falcon_all);
+  passing.insert(data.passing_sites().begin(), data.passing_sites().end());
+  const bool any_passing = data.any_passing();
+  const std::vector<bool> falcon_symptom = demote_symptoms(falcon, passing, any_passing);
+  // The reference failing run, traced: forced roles are bound to its threads and occurrences.
+  std::optional<TracedRun> reference;
+  if (first_failing && settings.confirm) {
+    RunSpec spec = report.header.spec;
+    spec.seed = runs[*first_failing].seed;
+    reference = run_traced(target, spec, settings.timeout_seconds, target_name);
+  }
+  confirmer.set_reference(reference ? &reference->trace : nullptr, std::move(passing), any_passing, &names);
   std::vector<std::size_t> falcon_suspects;
   if (first_failing) {
     for (const auto& pattern : falcon.patterns) {
@@ -338,7 +437,7 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
             std::to_string(settings.window) + "; " + std::to_string(falcon.patterns.size()) + " patterns)\n";
     const auto lines = render_falcon_text(falcon, names, kShownPatterns);
     for (std::size_t i = 0; i < lines.size(); ++i) {
-      text += lines[i] + "\n";
+      text += lines[i] + (i < falcon_symptom.size() && falcon_symptom[i] ? "   (symptom: failure path only)" : "") + "\n";
       if (i < falcon_suspects.size()) text += confirmer.render(falcon_suspects[i], "        ");
     }
     if (falcon.patterns.empty()) text += "  (no pattern: no location was shared by two threads)\n";
@@ -395,6 +494,9 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   }
   if (first_failing) {
     nlohmann::ordered_json falcon_object = falcon_json(falcon, names);
+    for (std::size_t i = 0; i < falcon_symptom.size() && i < falcon_object["patterns"].size(); ++i) {
+      falcon_object["patterns"][i]["symptom"] = static_cast<bool>(falcon_symptom[i]);
+    }
     for (std::size_t i = 0; i < falcon_suspects.size() && i < falcon_object["patterns"].size(); ++i) {
       falcon_object["patterns"][i]["confirmation"] = confirmer.json(falcon_suspects[i]);
     }

@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,10 @@ class LocalizationData {
   // The lock-order cycle of the lowest failing seed that deadlocked on one (lock_cycle.h).
   const std::optional<LockCycle>& lock_cycle() const { return lock_cycle_; }
   std::size_t lock_cycle_index() const { return static_cast<std::size_t>(lock_cycle_index_); }
+  // Every site a passing run accessed in a cross-thread access pair (either side): what the
+  // symptom rule (symptoms.h) calls "runs in a passing run".
+  const std::set<std::uint64_t>& passing_sites() const { return passing_sites_; }
+  bool any_passing() const { return any_passing_; }
 
  private:
   std::optional<LockCycle> lock_cycle_;
@@ -83,6 +88,8 @@ class LocalizationData {
   std::optional<RecordNames> names_;
   std::uint64_t names_index_ = 0;
   bool instrumented_ = false;
+  std::set<std::uint64_t> passing_sites_;
+  bool any_passing_ = false;
 };
 
 struct LocalizationReport {

@@ -36,16 +36,32 @@ struct ForceStep {
   std::uint8_t role;      // 0, 1, ...: steps with equal roles run on one thread
   std::uint16_t location; // 0, 1, ...: steps with equal values access one location (the address
                           // of the first of them performed); Order only
-  std::uint32_t reserved1;
+  std::uint32_t occurrence;  // Order: 0 = any; n = only the n-th access (1-based) its thread makes
+                             // at this site in the run (a loop's failing iteration)
 };
 
 struct ForceDirective {
   std::uint32_t kind;        // ForceKind
   std::uint32_t count;       // steps used
   std::uint32_t hold_limit;  // scheduling decisions a thread may be held before the hold is dropped
-  std::uint32_t reserved;
+  // Order: role r is bound from the start to thread (byte r) - 1 (ThreadId = creation index,
+  // T0 = main); byte 0 = unbound (the role binds to the thread performing its first step).
+  std::uint32_t role_threads;
   ForceStep steps[kMaxForceSteps];
 };
+
+// ForceDirective::role_threads: role -> ThreadId, or kNoBoundThread.
+inline constexpr std::uint32_t kNoBoundThread = 0xffffffffu;
+constexpr std::uint32_t bound_thread(const ForceDirective& d, std::uint32_t role) {
+  const std::uint32_t byte = (d.role_threads >> (8 * role)) & 0xffu;
+  return byte == 0 ? kNoBoundThread : byte - 1;
+}
+// Binds `role` (< kMaxForceSteps) to `thread` (< 255); returns false if the thread cannot be named.
+constexpr bool bind_role(ForceDirective& d, std::uint32_t role, std::uint32_t thread) {
+  if (role >= kMaxForceSteps || thread >= 255) return false;
+  d.role_threads = (d.role_threads & ~(0xffu << (8 * role))) | ((thread + 1) << (8 * role));
+  return true;
+}
 
 struct ForceOutcome {
   std::uint32_t steps_done;     // Order: steps performed in order; SwitchAtEntry: switches forced
@@ -53,6 +69,11 @@ struct ForceOutcome {
   std::uint32_t holds_dropped;  // holds released because hold_limit ran out
   std::uint32_t completed;      // 1 if every step happened in the forced order
   std::uint64_t completed_step; // scheduling step at which the last step happened
+  // Order: the thread each role was bound to (ThreadId + 1; 0 = never bound), so an unrealized
+  // order can say which thread never reached which step.
+  std::uint8_t role_thread[kMaxForceSteps];
+  std::uint32_t starvation_skips;  // decisions at which a thread was not held because it owned a
+                                   // lock another thread was blocked on
 };
 
 }  // namespace ctrlsched

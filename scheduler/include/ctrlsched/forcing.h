@@ -62,7 +62,7 @@ class ForcingStrategy final : public Strategy {
   bool active() const;
   const ForceOutcome& outcome() const { return *outcome_; }
 
-  void on_thread_created(ThreadId child, ThreadId parent) override { inner_.on_thread_created(child, parent); }
+  void on_thread_created(ThreadId child, ThreadId parent) override;
   ThreadId next_thread(const SchedulingPoint& point) override;
   std::size_t pick_waiter(WakeKind kind, std::span<const ThreadId> waiters) override {
     return inner_.pick_waiter(kind, waiters);
@@ -75,6 +75,7 @@ class ForcingStrategy final : public Strategy {
  private:
   static constexpr std::uint8_t kNoRole = 0xff;
   static constexpr std::uint32_t kNoStep = 0xffffffffu;
+  static constexpr std::uint32_t kUnbornPartnerFactor = 10;
 
   ThreadId order_choice(const SchedulingPoint& point);
   ThreadId switch_choice(const SchedulingPoint& point);
@@ -88,6 +89,10 @@ class ForcingStrategy final : public Strategy {
   // The candidate's thread is bound to a role, not the next step's (rule 3b).
   bool waits_for_partner(const Candidate& candidate) const;
   bool held(const Candidate& candidate) const;
+  // It would be held but owns a lock another thread is blocked on (rule 3c: never held).
+  bool would_hold_lock_owner(const Candidate& candidate) const;
+  // The step has no occurrence, or `tid`'s next access at its site is that occurrence.
+  bool at_occurrence(std::uint32_t index, ThreadId tid) const;
   void advance(ThreadId tid, std::uint64_t address);
   // The step's location is bound to another address than `address`.
   bool elsewhere(const ForceStep& step, std::uint64_t address) const;
@@ -109,6 +114,10 @@ class ForcingStrategy final : public Strategy {
   std::array<std::uint32_t, kMaxThreads> held_for_{};      // decisions held since the last step
   std::array<bool, kMaxThreads> released_{};               // hold dropped until the next step
   std::array<Candidate, kMaxThreads> filtered_{};
+  std::array<bool, kMaxThreads> created_{};                // threads created so far (T0 always)
+  std::array<std::array<std::uint32_t, kMaxForceSteps>, kMaxThreads> site_seen_{};  // per thread:
+                                                           // accesses at each step's site so far
+  std::uint32_t unborn_holds_ = 0;                         // holds while the partner did not exist
 
   // SwitchAtEntry
   std::array<bool, kMaxForceSteps> entered_{};             // the component's one switch is used

@@ -50,6 +50,9 @@ struct Candidate {
   std::uint64_t pending_site = 0;     // trace_format.h site encoding, 0 = unknown
   std::uint64_t pending_address = 0;  // the location about to be accessed (this run only)
   std::uint8_t pending_op = 0;        // pending == Sync: the SyncOp
+  // It owns a mutex (or an rwlock for writing) that another thread is blocked on: the forcing
+  // strategy never holds such a thread (holding it would starve the waiter, docs/forcing.md).
+  bool owns_awaited_lock = false;
   friend bool operator==(const Candidate&, const Candidate&) = default;
 };
 

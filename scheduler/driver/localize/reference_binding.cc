@@ -1,0 +1,130 @@
+// Binding a pattern to its occurrence in the reference failing run (see reference_binding.h).
+#include "localize/reference_binding.h"
+
+#include <array>
+
+namespace ctrlsched::driver {
+namespace {
+
+using localize::is_access;
+using localize::kind_of;
+
+constexpr std::size_t kSearchBudget = 2'000'000;  // event comparisons per search
+
+bool writes(EventKind k) { return k == EventKind::Write || k == EventKind::AtomicStore || k == EventKind::AtomicRmw; }
+
+bool event_fits_step(const TraceEvent& e, const ForceStep& s) {
+  const EventKind k = kind_of(e);
+  if (!is_access(k)) return false;
+  if (s.site != 0 && e.site != s.site) return false;
+  switch (static_cast<ForceAccess>(s.access)) {
+    case ForceAccess::Any: return true;
+    case ForceAccess::Read: return !writes(k);
+    case ForceAccess::Write: return writes(k);
+    case ForceAccess::Entry: return false;
+  }
+  return false;
+}
+
+class Search {
+ public:
+  Search(const ForceDirective& d, const localize::Trace& t) : d_(d), t_(t) {}
+
+  // Matches steps [0, step] with step `step` at an event before `before`, latest first.
+  bool match(std::uint32_t step, std::size_t before) {
+    for (std::size_t i = before; i-- > 0;) {
+      if (++work_ > kSearchBudget) return false;
+      const TraceEvent& e = t_.events[i];
+      if (!event_fits_step(e, d_.steps[step]) || !consistent(step, e)) continue;
+      chosen_[step] = i;
+      if (step == 0 || match(step - 1, i)) return true;
+      if (work_ > kSearchBudget) return false;
+    }
+    return false;
+  }
+
+  std::array<std::size_t, kMaxForceSteps> chosen_{};
+
+ private:
+  // Role and location constraints against the steps after `step` (already chosen).
+  bool consistent(std::uint32_t step, const TraceEvent& e) const {
+    for (std::uint32_t j = step + 1; j < d_.count; ++j) {
+      const TraceEvent& other = t_.events[chosen_[j]];
+      const bool same_role = d_.steps[j].role == d_.steps[step].role;
+      if (same_role != (other.thread == e.thread)) return false;
+      if (d_.steps[j].location == d_.steps[step].location && other.address != e.address) return false;
+    }
+    return true;
+  }
+
+  const ForceDirective& d_;
+  const localize::Trace& t_;
+  std::size_t work_ = 0;
+};
+
+std::string ordinal(std::uint32_t n) {
+  const char* suffix = "th";
+  if (n % 100 < 11 || n % 100 > 13) {
+    if (n % 10 == 1) suffix = "st";
+    if (n % 10 == 2) suffix = "nd";
+    if (n % 10 == 3) suffix = "rd";
+  }
+  return std::to_string(n) + suffix;
+}
+
+}  // namespace
+
+std::optional<ReferenceOccurrence> last_occurrence(const ForceDirective& d, const localize::Trace& trace) {
+  if (static_cast<ForceKind>(d.kind) != ForceKind::Order || d.count == 0 || d.count > kMaxForceSteps) return std::nullopt;
+  Search search(d, trace);
+  if (!search.match(d.count - 1, trace.events.size())) return std::nullopt;
+  ReferenceOccurrence o;
+  for (std::uint32_t i = 0; i < d.count; ++i) {
+    o.events.push_back(search.chosen_[i]);
+    o.threads.push_back(trace.events[search.chosen_[i]].thread);
+  }
+  return o;
+}
+
+std::optional<ForceDirective> bind_to_occurrence(const ForceDirective& directive, const localize::Trace& trace,
+                                                 const ReferenceOccurrence& occurrence, bool occurrences) {
+  ForceDirective d = directive;
+  d.role_threads = 0;
+  std::array<bool, kMaxForceSteps> role_seen{};
+  for (std::uint32_t i = 0; i < d.count && i < occurrence.events.size(); ++i) {
+    const std::uint8_t role = d.steps[i].role;
+    d.steps[i].occurrence = 0;
+    if (role >= kMaxForceSteps || role_seen[role]) continue;
+    role_seen[role] = true;
+    if (!bind_role(d, role, occurrence.threads[i])) return std::nullopt;
+    if (!occurrences) continue;
+    // The thread's n-th access at this site: count its accesses there up to this one.
+    const std::size_t at = occurrence.events[i];
+    const TraceEvent& mine = trace.events[at];
+    std::uint32_t n = 0;
+    for (std::size_t k = 0; k <= at; ++k) {
+      const TraceEvent& e = trace.events[k];
+      if (e.thread == mine.thread && e.site == mine.site && is_access(kind_of(e))) ++n;
+    }
+    d.steps[i].occurrence = n;
+  }
+  return d;
+}
+
+std::string binding_text(const ForceDirective& d) {
+  std::string text;
+  for (std::uint32_t r = 0; r < kMaxForceSteps; ++r) {
+    const std::uint32_t tid = bound_thread(d, r);
+    if (tid == kNoBoundThread) continue;
+    text += (text.empty() ? "role " : ", role ") + std::to_string(r + 1) + " = T" + std::to_string(tid);
+    for (std::uint32_t i = 0; i < d.count; ++i) {
+      if (d.steps[i].role == r && d.steps[i].occurrence != 0) {
+        text += " (its " + ordinal(d.steps[i].occurrence) + " access at step " + std::to_string(i + 1) + ")";
+        break;
+      }
+    }
+  }
+  return text.empty() ? "roles bind at first match" : text;
+}
+
+}  // namespace ctrlsched::driver

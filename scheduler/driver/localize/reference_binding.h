@@ -1,0 +1,43 @@
+// Binding a suspected pattern to the run it was seen failing in (docs/forcing.md, "Binding").
+//
+// A pattern names code (sites), not threads or iterations. Forced as is, its first role binds to
+// whichever thread performs the first step first, at whatever iteration: main running the same
+// function during initialization, or the first loop iteration, when the failing run had a worker
+// at its third iteration. bind_to_reference finds the pattern's last occurrence in the reference
+// failing run's trace (the one closest to the failure) and returns the directive with each role
+// bound to that occurrence's thread (creation index) and, optionally, each role's first step bound
+// to the thread's n-th access at that site. Pure, so it is unit-tested on hand-built traces.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ctrlsched/force_directive.h"
+#include "ctrlsched/localize/trace.h"
+
+namespace ctrlsched::driver {
+
+struct ReferenceOccurrence {
+  std::vector<std::size_t> events;     // trace index of each step's access, in step order
+  std::vector<std::uint32_t> threads;  // each step's thread
+};
+
+// The occurrence of the directive's steps (Order only) whose last access is the latest in the
+// trace, and among those the one whose accesses are latest: steps in order, same role = same
+// thread, different roles = different threads, same location = same address. nullopt if the
+// trace has none (or the search budget ran out).
+std::optional<ReferenceOccurrence> last_occurrence(const ForceDirective& directive, const localize::Trace& trace);
+
+// The directive with roles bound to the occurrence's threads; with `occurrences`, each role's first
+// step also gets the thread's occurrence index of that access at its site. nullopt if a thread
+// cannot be named in a directive (ThreadId >= 255).
+std::optional<ForceDirective> bind_to_occurrence(const ForceDirective& directive, const localize::Trace& trace,
+                                                 const ReferenceOccurrence& occurrence, bool occurrences);
+
+// "roles T1, T2; T1's 3rd access at step 1" style description of a directive's binding
+// ("roles bind at first match" when unbound).
+std::string binding_text(const ForceDirective& directive);
+
+}  // namespace ctrlsched::driver

@@ -1,0 +1,215 @@
+// Forcing regression classes (issue 10, docs/forcing.md "Binding", "Verdicts and their
+// statistics", docs/localization.md "Symptoms"): programs written like real code, each with a
+// trap a forced order used to fall into, localized by the real driver (`--seeds N --localize`).
+//   force_init_by_main   main runs the pattern's code during initialization, before the workers
+//   force_loop_seats     the pattern repeats in a loop; only the last seat's occurrence fails
+//   force_late_partner   three workers; the partner is created long after the first step
+//   force_lock_region    the first step sits in a lock region its partner needs
+//   force_symptom        an error-path store that happens only once the failure is determined
+// The true pattern must come out `confirmed` (never `refuted`); a wrong pattern must not be
+// `confirmed`; an order that cannot happen is `unrealized`, with the step that never happened.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "ctrlsched/access_pairs.h"
+#include "ctrlsched/forcing.h"
+#include "e2e.h"
+#include "localize/confirm.h"
+#include "report/symbolizer.h"
+
+using namespace e2e;
+namespace drv = ctrlsched::driver;
+
+namespace {
+
+// The line of the first line of `file` (tests/e2e/programs) whose code starts with `code`.
+int line_of(const std::string& file, const std::string& code) {
+  std::ifstream in(programs_source_dir() / file);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    const auto first = line.find_first_not_of(' ');
+    if (first != std::string::npos && line.compare(first, code.size(), code) == 0) return n;
+  }
+  return -1;
+}
+
+// "force_x.c:27 fn" at `line`.
+bool site_at(const Json& access, const std::string& file, int line) {
+  const std::string site = access.at("site").get<std::string>();
+  return site.find(file + ":" + std::to_string(line) + " ") != std::string::npos;
+}
+
+// A Falcon pattern of `kind` whose accesses are at `lines`, in order.
+bool pattern_is(const Json& p, const std::string& kind, const std::string& file, const std::vector<int>& lines) {
+  if (p.at("kind") != kind || p.at("accesses").size() != lines.size()) return false;
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    if (!site_at(p.at("accesses").at(i), file, lines[i])) return false;
+  return true;
+}
+
+struct Localized {
+  SeedsRun run;
+  const Json& patterns() const { return run.json.at("localization").at("falcon").at("patterns"); }
+};
+
+Localized localize(const TempDir& dir, const std::string& program, const std::string& seeds,
+                   std::vector<std::string> extra = {}) {
+  std::vector<std::string> options = {"--seeds", seeds, "--localize", "-j2"};
+  options.insert(options.end(), extra.begin(), extra.end());
+  return Localized{run_seeds(dir, binary("program_inst", program), options, {}, 560)};
+}
+
+// The forced Falcon pattern matching kind/lines; fails the test when it was not forced.
+const Json& forced_pattern(const Localized& r, const std::string& kind, const std::string& file,
+                           const std::vector<int>& lines) {
+  for (const Json& p : r.patterns())
+    if (pattern_is(p, kind, file, lines) && p.contains("confirmation")) return p;
+  FAIL("pattern " << kind << " not forced");
+  throw std::logic_error("unreachable");
+}
+
+// The true pattern is confirmed with its evidence; every other forced pattern is not confirmed.
+void check_true_pattern(const Localized& r, const std::string& kind, const std::string& file,
+                        const std::vector<int>& lines) {
+  INFO(r.run.process.out);
+  REQUIRE(r.run.process.exit_code == 1);
+  const Json& truth = forced_pattern(r, kind, file, lines);
+  const Json& c = truth.at("confirmation");
+  INFO(c.dump());
+  CHECK(c.at("verdict") == "confirmed");
+  CHECK(c.at("completed").get<int>() >= static_cast<int>(drv::kMinCompletedRuns));
+  CHECK(c.at("failed").get<int>() * 2 >= c.at("completed").get<int>());
+  CHECK(c.at("test").at("p_above_baseline").get<double>() < drv::kVerdictAlpha);
+  for (const Json& p : r.patterns()) {
+    if (&p == &truth || !p.contains("confirmation")) continue;
+    INFO("other pattern: " << p.dump());
+    CHECK(p.at("confirmation").at("verdict") != "confirmed");
+  }
+}
+
+}  // namespace
+
+TEST_CASE("forcing classes: main running the pattern's code first does not take the worker's role",
+          "[forcing-classes]") {
+  const std::string file = "force_init_by_main.c";
+  const int read = line_of(file, "long before = acct->balance;");
+  const int write = line_of(file, "acct->balance = after;");
+  TempDir dir;
+  const Localized r = localize(dir, "force_init_by_main", "200");
+  check_true_pattern(r, "R1-W2-W1", file, {read, write, write});
+  const Json& c = forced_pattern(r, "R1-W2-W1", file, {read, write, write}).at("confirmation");
+  CHECK(c.at("binding").get<std::string>().find("role 1 = T") != std::string::npos);
+  CHECK(c.at("binding").get<std::string>().find("role 1 = T0") == std::string::npos);
+}
+
+TEST_CASE("forcing classes: a pattern in a loop is forced at the failing iteration", "[forcing-classes]") {
+  const std::string file = "force_loop_seats.c";
+  const int check = line_of(file, "if (flight.seats_left > 0) {");
+  const int take = line_of(file, "flight.seats_left--;");
+  TempDir dir;
+  // Falcon ranks the check-then-act low (its window drops the check read that the same thread's
+  // decrement follows), so force the top 6.
+  const Localized r = localize(dir, "force_loop_seats", "200", {"--top", "6"});
+  check_true_pattern(r, "R1-W2-W1", file, {check, take, take});
+}
+
+TEST_CASE("forcing classes: a partner created after the first step, among three workers", "[forcing-classes]") {
+  const std::string file = "force_late_partner.c";
+  const int read = line_of(file, "long total = ledger.total;");
+  const int write = line_of(file, "ledger.total = total + fee;");
+  TempDir dir;
+  const Localized r = localize(dir, "force_late_partner", "200", {"--strategy", "random"});
+  check_true_pattern(r, "R1-W2-W1", file, {read, write, write});
+}
+
+TEST_CASE("forcing classes: a step inside a lock region the partner needs", "[forcing-classes]") {
+  const std::string file = "force_lock_region.c";
+  const int read = line_of(file, "int stock = inv.stock;");
+  const int write = line_of(file, "inv.stock = stock - n;");
+  TempDir dir;
+  const Localized r = localize(dir, "force_lock_region", "200", {"--strategy", "random"});
+  check_true_pattern(r, "R1-W2-W1", file, {read, write, write});
+}
+
+TEST_CASE("forcing classes: a symptom is ranked after the causes and never confirmed", "[forcing-classes]") {
+  const std::string file = "force_symptom.c";
+  const int increment = line_of(file, "for (int i = 0; i < ITEMS; i++) processed++;");
+  const int error_store = line_of(file, "if (processed != ITEMS * WORKERS) error_code = ERR_LOST;");
+  const int check = line_of(file, "assert(error_code == 0");
+  TempDir dir;
+  const Localized r = localize(dir, "force_symptom", "200", {"--top", "5"});
+  check_true_pattern(r, "R1-W2-W1", file, {increment, increment, increment});
+  bool seen_symptom = false, seen_cause = false;
+  for (const Json& p : r.patterns()) {
+    const bool symptom = pattern_is(p, "W1-R2", file, {error_store, check});
+    if (symptom) {
+      seen_symptom = true;
+      CHECK(seen_cause);  // ranked after the cause
+      CHECK(p.at("symptom") == true);
+      if (p.contains("confirmation")) {
+        INFO(p.at("confirmation").dump());
+        CHECK(p.at("confirmation").at("verdict") != "confirmed");
+      }
+    }
+    if (pattern_is(p, "R1-W2-W1", file, {increment, increment, increment})) {
+      seen_cause = true;
+      CHECK(p.at("symptom") == false);
+    }
+  }
+  CHECK(seen_symptom);
+}
+
+TEST_CASE("forcing classes: an order that cannot happen is unrealized, with the step that never happened",
+          "[forcing-classes]") {
+  // The assertion's read of the balance, then a teller's store: main reads only after joining
+  // every teller, so no store can follow.
+  const std::string file = "force_init_by_main.c";
+  const int store = line_of(file, "acct->balance = after;");
+  const int assertion = line_of(file, "assert(book.balance == expected");
+  const std::string name = binary("program_inst", "force_init_by_main");
+  drv::LaunchTarget target;
+  target.path = name;
+  target.argv = {name};
+  target.shim_path = drv::locate_shim();
+  drv::Symbolizer symbolizer;
+  drv::ClassifyContext context;
+  context.timeout_seconds = 20;
+  context.symbolize = symbolizer.function();
+  // The raw sites, from one run's access pairs.
+  std::uint64_t store_site = 0, read_site = 0;
+  drv::DirectedBatch plain;
+  plain.seeds = 1;
+  plain.collectors = ctrlsched::kCollectAccessPairs;
+  drv::run_directed(target, plain, context, name,
+                    [&](std::uint64_t, const ctrlsched::RunRecord& record, const drv::RunResult& result) {
+                      const auto* summary = reinterpret_cast<const ctrlsched::AccessPairSummary*>(
+                          reinterpret_cast<const std::uint8_t*>(&record) + ctrlsched::kSummaryOffset);
+                      REQUIRE(result.access_pairs.has_value());
+                      for (std::uint32_t i = 0; i < summary->used; ++i) {
+                        const auto& text = result.access_pairs->pairs[i];
+                        if (text.head.find(file + ":" + std::to_string(store) + ")") != std::string::npos &&
+                            text.tail.find(file + ":" + std::to_string(assertion) + ")") != std::string::npos) {
+                          store_site = summary->pairs[i].head_site;
+                          read_site = summary->pairs[i].tail_site;
+                        }
+                      }
+                    });
+  REQUIRE(store_site != 0);
+  REQUIRE(read_site != 0);
+  drv::ConfirmRequest request;
+  request.batch.seeds = 20;
+  request.batch.directive = ctrlsched::pair_directive({read_site, false}, {store_site, true}, 200);
+  request.batch.jobs = 2;
+  request.batch.timeout_seconds = 20;
+  request.original = drv::FailureIdentity{drv::OutcomeKind::Assertion, "unused"};
+  request.baseline_rate = 0.1;
+  request.step_names = {"R assertion", "W store"};
+  const drv::ConfirmationResult c = drv::confirm(target, request, context, name);
+  INFO(drv::confirmation_json(c).dump());
+  CHECK(c.verdict == drv::Verdict::Unrealized);
+  CHECK(c.completed == 0);
+  CHECK_FALSE(c.refuted);
+  CHECK(c.reason == "no thread performed step 2 (W store) in 20/20 forced runs");
+  CHECK(drv::confirmation_json(c).at("verdict") == "unrealized");
+}

@@ -1,0 +1,163 @@
+// Verdict statistics of forced patterns (localize/verdict.h) and binding a pattern to its
+// occurrence in a reference failing run (localize/reference_binding.h).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "localize/reference_binding.h"
+#include "localize/symptoms.h"
+#include "localize/verdict.h"
+
+using namespace ctrlsched;
+using namespace ctrlsched::driver;
+
+TEST_CASE("verdict: exact one-sided binomial tails", "[verdict]") {
+  CHECK(binomial_at_least(0, 20, 0.1) == 1.0);
+  CHECK(binomial_at_least(21, 20, 0.1) == 0.0);
+  CHECK(binomial_at_least(20, 20, 0.5) == Approx(std::pow(0.5, 20)));
+  CHECK(binomial_at_least(1, 10, 0.1) == Approx(1 - std::pow(0.9, 10)));
+  CHECK(binomial_at_most(0, 7, 0.5) == Approx(0.0078125));
+  CHECK(binomial_at_most(10, 20, 0.5) == Approx(0.588099).epsilon(1e-4));
+  CHECK(binomial_at_least(3, 20, 0.0) == 0.0);
+  CHECK(binomial_at_most(20, 20, 0.3) == 1.0);
+}
+
+TEST_CASE("verdict: thresholds", "[verdict]") {
+  auto decide = [](std::uint64_t completed, std::uint64_t failed, double baseline, bool symptom = false) {
+    return decide_verdict({completed, failed, baseline, symptom}).verdict;
+  };
+  // Too few completed runs: nothing can be said, whatever failed.
+  CHECK(decide(0, 0, 0.02) == Verdict::Unrealized);
+  CHECK(decide(kMinCompletedRuns - 1, kMinCompletedRuns - 1, 0.02) == Verdict::Unrealized);
+  CHECK(decide(kMinCompletedRuns - 1, 0, 0.02) == Verdict::Unrealized);
+  // Reliable and far above baseline.
+  CHECK(decide(20, 20, 0.02) == Verdict::Confirmed);
+  CHECK(decide(kMinCompletedRuns, kMinCompletedRuns, 0.5) == Verdict::Confirmed);
+  CHECK(decide(20, 12, 0.1) == Verdict::Confirmed);
+  // A symptom never comes out confirmed.
+  CHECK(decide(20, 20, 0.02, true) == Verdict::Inconclusive);
+  // Never failing once it happened: refuted.
+  CHECK(decide(kMinCompletedRuns, 0, 0.02) == Verdict::Refuted);
+  CHECK(decide(18, 1, 0.02) == Verdict::Refuted);
+  // At the baseline rate of a frequently failing test: refuted, it adds nothing.
+  CHECK(decide(20, 3, 0.3) == Verdict::Refuted);
+  // Above baseline but not reliable (a contributing order): inconclusive.
+  CHECK(decide(20, 5, 0.02) == Verdict::Inconclusive);
+  // Reliable but not above a high baseline: inconclusive.
+  CHECK(decide(20, 12, 0.6) == Verdict::Inconclusive);
+  const VerdictDecision d = decide_verdict({20, 20, 0.02, false});
+  CHECK(d.p_above_baseline == Approx(std::pow(0.02, 20)));
+  CHECK(d.p_below_cause == 1.0);
+}
+
+namespace {
+
+TraceEvent access(std::uint32_t thread, EventKind kind, std::uint64_t site, std::uint64_t address) {
+  TraceEvent e{};
+  e.thread = thread;
+  e.kind = static_cast<std::uint8_t>(kind);
+  e.site = site;
+  e.address = address;
+  return e;
+}
+
+constexpr std::uint64_t kRead = 0x10, kWrite = 0x20, kX = 0x1000, kY = 0x2000;
+
+// R1-W2-W1 on one location.
+ForceDirective lost_update() {
+  ForceDirective d{};
+  d.kind = static_cast<std::uint32_t>(ForceKind::Order);
+  d.count = 3;
+  d.steps[0] = ForceStep{kRead, static_cast<std::uint8_t>(ForceAccess::Read), 0, 0, 0};
+  d.steps[1] = ForceStep{kWrite, static_cast<std::uint8_t>(ForceAccess::Write), 1, 0, 0};
+  d.steps[2] = ForceStep{kWrite, static_cast<std::uint8_t>(ForceAccess::Write), 0, 0, 0};
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("reference binding: main's initialization is not the pattern's occurrence", "[verdict]") {
+  localize::Trace t;
+  // main deposits alone, then T1 and T2 interleave R1 W2 W1; the last one is T2's read.
+  t.events = {access(0, EventKind::Read, kRead, kX),  access(0, EventKind::Write, kWrite, kX),
+              access(1, EventKind::Read, kRead, kX),  access(2, EventKind::Read, kRead, kX),
+              access(2, EventKind::Write, kWrite, kX), access(1, EventKind::Write, kWrite, kX),
+              access(0, EventKind::Read, kRead, kY)};
+  const auto o = last_occurrence(lost_update(), t);
+  REQUIRE(o.has_value());
+  CHECK(o->events == std::vector<std::size_t>{2, 4, 5});
+  CHECK(o->threads == std::vector<std::uint32_t>{1, 2, 1});
+  const auto bound = bind_to_occurrence(lost_update(), t, *o, true);
+  REQUIRE(bound.has_value());
+  CHECK(bound_thread(*bound, 0) == 1);
+  CHECK(bound_thread(*bound, 1) == 2);
+  CHECK(bound_thread(*bound, 2) == kNoBoundThread);
+  CHECK(bound->steps[0].occurrence == 1);  // T1's first read at kRead
+  CHECK(bound->steps[1].occurrence == 1);
+  CHECK(bound->steps[2].occurrence == 0);  // later steps of a role: the next one
+  CHECK(binding_text(*bound) == "role 1 = T1 (its 1st access at step 1), role 2 = T2 (its 1st access at step 2)");
+  const auto threads_only = bind_to_occurrence(lost_update(), t, *o, false);
+  REQUIRE(threads_only.has_value());
+  CHECK(threads_only->steps[0].occurrence == 0);
+  CHECK(binding_text(*threads_only) == "role 1 = T1, role 2 = T2");
+  CHECK(binding_text(lost_update()) == "roles bind at first match");
+}
+
+TEST_CASE("reference binding: a loop's failing iteration is the last occurrence", "[verdict]") {
+  localize::Trace t;
+  for (int i = 0; i < 3; ++i) {  // three harmless iterations, T1 then T2
+    t.events.push_back(access(1, EventKind::Read, kRead, kX));
+    t.events.push_back(access(1, EventKind::Write, kWrite, kX));
+    t.events.push_back(access(2, EventKind::Read, kRead, kX));
+    t.events.push_back(access(2, EventKind::Write, kWrite, kX));
+  }
+  // The failing one: T2 reads, T1 writes, T2 writes (roles swapped).
+  t.events.push_back(access(2, EventKind::Read, kRead, kX));
+  t.events.push_back(access(1, EventKind::Write, kWrite, kX));
+  t.events.push_back(access(2, EventKind::Write, kWrite, kX));
+  const auto o = last_occurrence(lost_update(), t);
+  REQUIRE(o.has_value());
+  CHECK(o->threads == std::vector<std::uint32_t>{2, 1, 2});
+  const auto bound = bind_to_occurrence(lost_update(), t, *o, true);
+  REQUIRE(bound.has_value());
+  CHECK(bound->steps[0].occurrence == 4);  // T2's fourth read
+  CHECK(bound->steps[1].occurrence == 4);  // T1's fourth write
+}
+
+TEST_CASE("reference binding: no occurrence when roles cannot be told apart", "[verdict]") {
+  localize::Trace t;
+  t.events = {access(1, EventKind::Read, kRead, kX), access(1, EventKind::Write, kWrite, kX),
+              access(1, EventKind::Write, kWrite, kX)};
+  CHECK_FALSE(last_occurrence(lost_update(), t).has_value());
+  // Two locations: a write to another address does not complete the order on x.
+  t.events = {access(1, EventKind::Read, kRead, kX), access(2, EventKind::Write, kWrite, kY),
+              access(1, EventKind::Write, kWrite, kX)};
+  CHECK_FALSE(last_occurrence(lost_update(), t).has_value());
+}
+
+TEST_CASE("symptoms: a pattern with a site no passing run executes goes last and is flagged", "[verdict]") {
+  localize::FalconRanking ranking;
+  auto pattern = [](FalconKind kind, std::uint64_t a, std::uint64_t b, std::uint64_t c, double score) {
+    localize::RankedFalconPattern p;
+    p.id.kind = kind;
+    p.id.sites = {a, b, c};
+    p.score = score;
+    return p;
+  };
+  // The symptom (error-path store 0x50, then main's check 0x60) ties with the cause at 1.0.
+  ranking.patterns = {pattern(FalconKind::W1R2, 0x50, 0x60, 0, 1.0),
+                      pattern(FalconKind::R1W2W1, kRead, kWrite, kWrite, 1.0),
+                      pattern(FalconKind::W1W2, kWrite, kWrite, 0, 0.5)};
+  const std::set<std::uint64_t> passing = {kRead, kWrite, 0x60};
+  CHECK(is_symptom(ranking.patterns[0].id, passing, true));
+  CHECK_FALSE(is_symptom(ranking.patterns[1].id, passing, true));
+  CHECK_FALSE(is_symptom(ranking.patterns[0].id, passing, false));  // nothing to compare with
+  const std::vector<bool> flags = demote_symptoms(ranking, passing, true);
+  CHECK(flags == std::vector<bool>{false, false, true});
+  CHECK(ranking.patterns[0].id.kind == FalconKind::R1W2W1);
+  CHECK(ranking.patterns[0].rank == 1);
+  CHECK(ranking.patterns[1].rank == 2);
+  CHECK(ranking.patterns[2].rank == 3);
+  CHECK(ranking.patterns[2].id.sites[0] == 0x50);
+  CHECK(ranking.patterns[0].tied == 1);
+}
