@@ -20,8 +20,10 @@ class RunRecordRegion;
 std::string locate_shim();
 
 // The child's environment: `parent` (NULL-terminated, like environ) with LD_PRELOAD prepended by
-// the shim, CTRLSCHED_RECORD_FD set, CTRLSCHED_TRACE_FD set when trace_fd >= 0 (ctrlsched trace)
-// and our malloc tunables appended to GLIBC_TUNABLES.
+// the shim, CTRLSCHED_RECORD_FD set, CTRLSCHED_TRACE_FD set to trace_fd when >= 0 (ctrlsched
+// trace) and to "none" otherwise (as long as the fixed descriptor number launch_child passes, see
+// child_launch.cc: the initial stack is the same either way), and our malloc tunables appended to
+// GLIBC_TUNABLES.
 std::vector<std::string> child_environment(const char* const* parent, const std::string& shim_path,
                                            int record_fd, int trace_fd = -1);
 
