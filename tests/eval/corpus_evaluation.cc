@@ -40,7 +40,7 @@ std::string sides_text(const std::vector<ReportedSide>& sides) {
   std::string text;
   for (std::size_t i = 0; i < sides.size(); ++i) {
     if (i > 0) text += "→";
-    text += sides[i].kind + std::to_string(sides[i].role) + "@" + std::to_string(sides[i].line);
+    text += sides[i].kind_text() + std::to_string(sides[i].role) + "@" + std::to_string(sides[i].line);
   }
   return text;
 }

@@ -71,7 +71,7 @@ std::string short_text(const std::string& kind, const std::vector<ReportedSide>&
   std::string text = kind.empty() ? "" : kind + " ";
   for (std::size_t i = 0; i < sides.size(); ++i) {
     if (i > 0) text += "→";
-    text += kind.empty() ? sides[i].kind + "@" + line_of(sides[i]) : line_of(sides[i]);
+    text += kind.empty() ? sides[i].kind_text() + "@" + line_of(sides[i]) : line_of(sides[i]);
   }
   return text;
 }

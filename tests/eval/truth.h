@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ctrlsched::eval {
@@ -28,11 +29,18 @@ inline std::string normalized_kind(const std::string& text) {
 
 // One side of a reported pattern: kind, role (1 = first side's thread) and symbolized source.
 struct ReportedSide {
+  ReportedSide() = default;
+  // {access, role, file, line}: an access side, as the e2e tests write them.
+  ReportedSide(char access_, int role_, std::string file_, int line_)
+      : access(access_), role(role_), file(std::move(file_)), line(line_) {}
+
   char access = '?';  // 'R' or 'W' for memory accesses, '?' for synchronization sides
-  std::string kind;   // normalized_kind(): "R", "W", "lock", ...
   int role = 0;
   std::string file;
   int line = 0;
+  std::string kind;  // normalized_kind(): "R", "W", "lock", ...; empty = std::string(1, access)
+
+  std::string kind_text() const { return kind.empty() ? std::string(1, access) : kind; }
 };
 
 inline void set_kind(ReportedSide& side, const std::string& text) {
@@ -241,7 +249,7 @@ class Truth {
   static bool matches_at(const TruthPattern& pattern, std::size_t start, const std::vector<ReportedSide>& sides) {
     for (std::size_t i = 0; i < sides.size(); ++i) {
       const TruthSide& want = pattern.sides[start + i];
-      if (sides[i].kind != want.kind || sides[i].line != want.line) return false;
+      if (sides[i].kind_text() != want.kind || sides[i].line != want.line) return false;
       for (std::size_t j = 0; j < i; ++j) {
         const bool same_reported = sides[i].role == sides[j].role;
         const bool same_truth = want.role == pattern.sides[start + j].role;

@@ -1,0 +1,73 @@
+// e2e.evaluation: `ctrlsched_evaluate --corpus` on the evaluation corpus (tests/eval/corpus/),
+// in a configuration CI can afford (fewer seeds than the 1000 of docs/evaluation.md), asserting
+// the summary rows at the floor measured with exactly this configuration. Every count is
+// deterministic (fixed seeds), so a change that makes localization worse on the corpus fails
+// here; when the analyses improve, raise the floor (docs/evaluation.md, "Corpus"). The issue's
+// targets (>= 90% ...) are the goal, not what is asserted.
+#include <catch2/catch.hpp>
+
+#include "e2e.h"
+
+using namespace e2e;
+
+namespace {
+
+// A subset covering the classes (lost update, check-then-act, order violations, init through
+// the same function, loop iterations, three threads, multi-variable, deadlock, lost wakeup, hang,
+// double-checked locking, relaxed atomics) with 200 seeds each: a few minutes on 2 cores.
+constexpr const char* kSeeds = "200";
+constexpr const char* kPrograms =
+    "bank_deposit,seat_booking,log_flusher,event_registry,work_claim,sensor_log3,latency_stats,abba_transfer,"
+    "lost_wakeup,pending_hang,dcl_registry,hit_counter";
+
+// The floor: what this configuration measured when the test was written (docs/evaluation.md,
+// "Corpus"). Counts, not shares: every number is deterministic.
+struct Floor {
+  int found;                     // programs with a failing seed (of 12)
+  int falcon_rank_one_true;      // Falcon's rank-1 pattern (all runs) is true
+  int locon_true;                // Locon's first finding is true
+  int forced_true_confirmed;     // forced true patterns confirmed, at least
+  int forced_true_refuted;       // forced true patterns refuted, at most
+  int forced_wrong_confirmed;    // forced wrong patterns confirmed, at most
+  int refuted_never_completed;   // at most
+};
+
+constexpr Floor kFloor = {12, 9, 5, 8, 1, 2, 8};
+
+int verdicts(const Json& summary, const char* which, const char* verdict) {
+  const Json& counts = summary.at(which);
+  return counts.contains(verdict) ? counts.at(verdict).get<int>() : 0;
+}
+
+}  // namespace
+
+TEST_CASE("evaluation: the corpus summary rows stay at or above the measured floor", "[evaluation]") {
+  TempDir dir;
+  const std::string evaluator = binary("tool", "ctrlsched_evaluate");
+  const fs::path corpus_bin = fs::path(binary("corpus_inst", "bank_deposit")).parent_path();
+  const fs::path summary_path = dir / "summary.json";
+  const Process p = run({evaluator, "--ctrlsched", ctrlsched_path(), "--corpus",
+                         (source_dir() / "tests" / "eval" / "corpus").string(), "--bin-dir", corpus_bin.string(),
+                         "--seeds", kSeeds, "--only", kPrograms, "--jobs", "2", "--work", (dir / "work").string(), "--summary-json",
+                         summary_path.string()},
+                        900);
+  INFO(p.describe());
+  REQUIRE(p.exit_code == 0);
+  const Json summary = Json::parse(read_file(summary_path));
+  INFO(summary.dump(2));
+  const int programs = summary.at("programs").get<int>();
+  CHECK(programs == 12);
+  CHECK(summary.at("found").get<int>() >= kFloor.found);
+  CHECK(summary.at("falcon_rank_one_true").get<int>() >= kFloor.falcon_rank_one_true);
+  CHECK(summary.at("locon_true").get<int>() >= kFloor.locon_true);
+  CHECK(verdicts(summary, "forced_true_verdicts", "confirmed") >= kFloor.forced_true_confirmed);
+  CHECK(verdicts(summary, "forced_true_verdicts", "refuted") <= kFloor.forced_true_refuted);
+  CHECK(verdicts(summary, "forced_wrong_verdicts", "confirmed") <= kFloor.forced_wrong_confirmed);
+  CHECK(summary.at("refuted_never_completed").get<int>() <= kFloor.refuted_never_completed);
+  // The Markdown the evaluator prints has the five summary rows of docs/evaluation.md.
+  for (const char* row : {"Falcon rank-1 pattern is the true cause", "Locon's first finding",
+                          "a forced TRUE pattern is `confirmed`", "a forced FALSE pattern is `confirmed`",
+                          "whose forced order never completed"}) {
+    CHECK(contains(p.out, row));
+  }
+}
