@@ -67,6 +67,11 @@ struct Thread {
   std::uintptr_t tls_lo = 0, tls_size = 0;
   std::uintptr_t stack_lo = 0, stack_size = 0;
   std::uint64_t shadow_depth = 0;     // func entry/exit nesting (traces)
+  // Instrumented spin-wait detection (tsan/access.cc): the location last read, its value, and
+  // how many reads in a row found it unchanged.
+  std::uintptr_t spin_address = 0;
+  std::uint64_t spin_value = 0;
+  std::uint32_t spin_reads = 0;
 
   // Robust mutexes this thread holds, so their waiters can be woken when it exits (glibc keeps
   // the same list in the kernel's robust-futex list). More than kMaxRobustHeld are not tracked.

@@ -77,6 +77,29 @@ TEST_CASE("a spin-wait on a volatile flag (not instrumented) passes 1000 seeds; 
   }
 }
 
+TEST_CASE("instrumented, the spin loop is explored through its access points: no preemption by time, no note",
+          "[model][spin]") {
+  for (const std::string strategy : {"pct", "random"}) {
+    TempDir dir;
+    // PCT would re-run a higher-priority spinner until --max-steps if re-reading an unchanged
+    // flag did not count as a yield.
+    const std::vector<std::string> options = {"--seeds", "300", "-j2", "--strategy", strategy,
+                                              "--timeout", "5", "--max-steps", "100000"};
+    const SeedsRun r = run_seeds(dir, binary("program_inst", "spin_flag"), options, {}, 120);
+    INFO(r.describe());
+    REQUIRE(r.json.is_object());
+    CHECK(r.process.exit_code == 0);
+    CHECK(r.json["outcomes"]["pass"] == 300);
+    CHECK(runs_noting(r, kSpinNote) == 0);
+    // Deterministic: the first seed replays with its hash.
+    const Json& first = r.runs()[0];
+    const Process p = run_replay(dir, {first["handle"].get<std::string>()}, binary("program_inst", "spin_flag"));
+    INFO(p.describe());
+    CHECK(p.exit_code == 0);
+    CHECK(contains(p.out, "replay matched schedule " + first["schedule_hash"].get<std::string>()));
+  }
+}
+
 TEST_CASE("relaxed-atomic spin loops in every thread pass; the runs carry the note", "[model][spin]") {
   for (const std::string strategy : {"pct", "random"}) {
     TempDir dir;

@@ -31,7 +31,7 @@ std::string spin_note(const RunRecord& record, const ClassifyContext& context) {
   note += record.instrumented != 0
               ? " (that code is not instrumented: its accesses are not scheduling points)"
               : " (not instrumented: built with ctrlsched-cc, its accesses become scheduling points and "
-                "such a loop is explored like any other)";
+                "such a loop is explored like any other code, with no preemption by time)";
   return note;
 }
 
