@@ -1,9 +1,8 @@
 // Uncontrolled spinning: a thread that runs without reaching a scheduling point while other
 // threads wait for the baton (a spin-wait on a volatile flag or a relaxed atomic in code that is
 // not instrumented) would keep the baton until the run times out, although the thread it waits
-// for only needs a turn. The watchdog (watchdog.cc) notices the baton holder running on the CPU
-// with no step for longer than the spin budget while another thread could run, and sends it a
-// signal; the handler here makes the spinner take a Yield point right where it is, so the
+// for only needs a turn. The watchdog (watchdog.cc) notices the baton holder using more CPU time
+// than the spin budget without a step while another thread could run, and sends it a signal; the handler here makes the spinner take a Yield point right where it is, so the
 // strategy picks who runs next and the spinner parks on its baton inside the handler until it is
 // picked again. Only one thread ever runs engine code, as at any other point.
 //

@@ -114,6 +114,17 @@ std::uint64_t monotonic_ns() {
   return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000 + static_cast<std::uint64_t>(now.tv_nsec);
 }
 
+// CPU time the thread has used, in ns; 0 if unknown (the thread is gone). The clock id is the
+// kernel's per-thread scheduler CPU clock of `tid` (what pthread_getcpuclockid builds), made
+// from the tid so that a holder that has just exited is never dereferenced.
+std::uint64_t thread_cpu_ns(const Thread* t) {
+  constexpr clockid_t kPerThreadSchedClock = 4 | 2;  // CPUCLOCK_PERTHREAD_MASK | CPUCLOCK_SCHED
+  const clockid_t clock = static_cast<clockid_t>((~static_cast<unsigned>(t->os_tid)) << 3) | kPerThreadSchedClock;
+  timespec used{};
+  if (clock_gettime(clock, &used) != 0) return 0;
+  return static_cast<std::uint64_t>(used.tv_sec) * 1'000'000'000 + static_cast<std::uint64_t>(used.tv_nsec);
+}
+
 // Blocked holders are released after kBlockedNs without a step; spinning holders (running on the
 // CPU, spin_preempt.h) are preempted after the spin budget, and only while another thread could
 // run. The watchdog looks often while another thread could run (the spin budget is short) and
@@ -128,9 +139,11 @@ void* watchdog_main(void*) {
   const std::uint64_t spin_budget_ns = spin_budget_us() * 1000;
   Thread* last_holder = nullptr;
   std::uint64_t last_steps = 0;
-  // Since when the holder has been seen, without taking a step, running / sleeping in the kernel.
-  std::uint64_t running_since = monotonic_ns();
-  std::uint64_t sleeping_since = running_since;
+  // The holder's CPU time when it was last seen taking a step (spinning is measured in CPU time,
+  // so a thread that merely waits for a CPU on a loaded machine is never taken for a spinner),
+  // and since when it has been seen sleeping in the kernel without a step.
+  std::uint64_t cpu_at_step = 0;
+  std::uint64_t sleeping_since = monotonic_ns();
   for (;;) {
     timespec interval{0, check_interval_ns(spin_budget_ns)};
     std::uint32_t seen = g_watchdog_word.load(std::memory_order_acquire);
@@ -143,18 +156,19 @@ void* watchdog_main(void*) {
     }
     std::uint64_t steps = __atomic_load_n(&g_rt.steps, __ATOMIC_RELAXED);
     const std::uint64_t now = monotonic_ns();
+    const std::uint64_t cpu = spin_budget_ns != 0 ? thread_cpu_ns(holder) : 0;
     if (holder != last_holder || steps != last_steps) {
       last_holder = holder;
       last_steps = steps;
-      running_since = sleeping_since = now;
+      cpu_at_step = cpu;
+      sleeping_since = now;
       continue;
     }
     const char state = thread_state(holder->os_tid);
-    if (state != 'R') running_since = now;
     if (state != 'S' && state != 'D') sleeping_since = now;
-    if (spin_budget_ns != 0 && now - running_since >= spin_budget_ns && others_could_run()) {
+    if (spin_budget_ns != 0 && cpu != 0 && cpu - cpu_at_step >= spin_budget_ns && others_could_run()) {
       request_spin_preemption(holder);
-      running_since = now;  // if the handler declined (in libc, say), ask again after a budget
+      cpu_at_step = cpu;  // if the handler declined (in libc, say), ask again after a budget
     } else if (now - sleeping_since >= kBlockedNs) {
       sleeping_since = now;
       g_stuck_syscall = current_syscall(holder->os_tid);
