@@ -210,20 +210,37 @@ void wake(Thread* t) {
   make_runnable(t);
 }
 
+void interrupt_wait(Thread* t) {
+  WaitQueue* queue = t->join_target ? &t->join_target->joiners
+                                    : (t->wait_model ? &t->wait_model->waiters : nullptr);
+  Model* model = t->wait_model;
+  if (queue) queue->remove(t);
+  wake(t);
+  g_rt.objects.release_if_idle(model);
+}
+
 void wake_all(Model* model) {
   while (Thread* t = model->waiters.pop_front()) wake(t);
   g_rt.objects.release_if_idle(model);
 }
 
-Thread* choose_waiter(Model* model, WakeKind kind) {
+Thread* choose_waiter(Model* model, WakeKind kind, bool (*eligible)(const Thread*, std::uint32_t),
+                      std::uint32_t key) {
   WaitQueue& q = model->waiters;
-  if (q.size == 1) return q.head;
+  if (q.size == 1 && eligible == nullptr) return q.head;
   std::size_t n = 0;
-  for (Thread* t = q.head; t; t = t->next_waiter) g_rt.waiter_ids[n++] = t->id;
-  std::size_t index = g_rt.recorder->pick_waiter(kind, std::span<const ThreadId>(g_rt.waiter_ids, n));
-  publish_decision_stats();
-  check_divergence();
-  return q.at(index);
+  for (Thread* t = q.head; t; t = t->next_waiter)
+    if (eligible == nullptr || eligible(t, key)) g_rt.waiter_ids[n++] = t->id;
+  if (n == 0) return nullptr;
+  std::size_t index = 0;
+  if (n > 1) {
+    index = g_rt.recorder->pick_waiter(kind, std::span<const ThreadId>(g_rt.waiter_ids, n));
+    publish_decision_stats();
+    check_divergence();
+  }
+  for (Thread* t = q.head; t; t = t->next_waiter)
+    if (t->id == g_rt.waiter_ids[index]) return t;
+  return nullptr;
 }
 
 void exit_thread(Thread* me) {
@@ -252,11 +269,18 @@ void exit_thread(Thread* me) {
   hand_over(me, next);
 }
 
+void join_os_thread(pthread_t handle) {
+  int old_state = PTHREAD_CANCEL_ENABLE;
+  REAL(pthread_setcancelstate)(PTHREAD_CANCEL_DISABLE, &old_state);
+  REAL(pthread_join)(handle, nullptr);
+  REAL(pthread_setcancelstate)(old_state, nullptr);
+}
+
 void reap_detached_threads() {
   for (std::uint32_t id = 1; id < g_rt.threads.count(); ++id) {
     Thread* t = g_rt.threads.at(id);
     if (t->state != ThreadState::Exited || !t->detached || t->reaped) continue;
-    REAL(pthread_join)(t->handle, nullptr);
+    join_os_thread(t->handle);
     t->reaped = true;
   }
 }

@@ -60,14 +60,24 @@ bool block(Thread* me, WaitKind kind, const void* object, WaitQueue* queue, Mode
 
 // Makes a blocked thread runnable (the caller has already taken it off its queue).
 void wake(Thread* t);
+// Takes a blocked thread out of its wait (off its queue) and makes it runnable, as if woken; the
+// wait returns normally and the model then looks at why (pthread_cancel, models/cancel.cc).
+void interrupt_wait(Thread* t);
 // Wakes every waiter of `model` and frees the model if it became idle.
 void wake_all(Model* model);
 // Chooses (through the strategy) which waiter of `model` to wake; returns it, not yet woken.
-Thread* choose_waiter(Model* model, WakeKind kind);
+// With `eligible`, only waiters for which eligible(waiter, key) holds are offered (nullptr if
+// there is none); a single eligible waiter is chosen without asking.
+Thread* choose_waiter(Model* model, WakeKind kind,
+                      bool (*eligible)(const Thread*, std::uint32_t) = nullptr, std::uint32_t key = 0);
 
 // The current thread has finished (called from its last TLS destructor): hand the baton on.
 void exit_thread(Thread* me);
 
+// pthread_join at the OS level, with glibc's cancellation disabled: a cancel pending for the
+// calling thread (models/cancel.cc) must not act inside the shim, where glibc's join is a
+// cancellation point.
+void join_os_thread(pthread_t handle);
 // Joins, at the OS level, exited threads that were detached, so that stacks return to glibc's
 // cache at a deterministic moment (see engine.cc).
 void reap_detached_threads();

@@ -23,6 +23,7 @@
 #include "engine.h"
 #include "report.h"
 #include "stack.h"
+#include "spin_preempt.h"
 #include "switch_log.h"
 #include "watchdog.h"
 #include "optional_maps.h"
@@ -167,6 +168,7 @@ __attribute__((constructor(101))) void start_shim() {
   virtual_clock_configure();
   install_crash_handlers();
   install_release_handler();
+  install_spin_handler();
 
   Thread* main_thread = g_rt.threads.create();
   main_thread->os_tid = gettid();

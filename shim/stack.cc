@@ -19,6 +19,7 @@ struct Module {
   std::uintptr_t start;
   std::uintptr_t end;
   char path[200];
+  bool runtime_library;  // see in_runtime_library
 };
 
 constexpr int kMaxModules = static_cast<int>(kMaxRecordedModules);
@@ -52,6 +53,10 @@ int add_module(dl_phdr_info* info, size_t, void*) {
     std::memcpy(m.path, name, n);
     m.path[n] = '\0';
   }
+  const char* base = std::strrchr(m.path, '/');
+  base = base ? base + 1 : m.path;
+  m.runtime_library = std::strncmp(base, "libc.so", 7) == 0 || std::strncmp(base, "ld-linux", 8) == 0 ||
+                      std::strncmp(base, "libgcc_s", 8) == 0;
   auto self = reinterpret_cast<std::uintptr_t>(&add_module);
   if (self >= lo && self < hi) {
     g_shim_start = lo;
@@ -102,6 +107,12 @@ std::uint64_t site_of(std::uintptr_t pc) {
 }
 
 bool in_shim(std::uintptr_t pc) { return pc >= g_shim_start && pc < g_shim_end; }
+
+bool in_runtime_library(std::uintptr_t pc) {
+  for (int i = 0; i < g_module_count; ++i)
+    if (pc >= g_modules[i].start && pc < g_modules[i].end) return g_modules[i].runtime_library;
+  return false;
+}
 
 void format_location(Frame& out, std::uintptr_t pc) {
   char* p = out.text;

@@ -23,5 +23,8 @@ void capture_stack(Stack& out);
 void warm_up_unwinder();
 // True if pc lies in the shim library.
 bool in_shim(std::uintptr_t pc);
+// Async-signal-safe: true if pc lies in libc, the dynamic loader or libgcc_s, whose code may hold
+// their own internal locks (malloc's, the loader's): a thread is never preempted there.
+bool in_runtime_library(std::uintptr_t pc);
 
 }  // namespace ctrlsched::shim

@@ -48,6 +48,8 @@ struct Thread {
   bool timed_wait = false;            // may time out: offered to the strategy as a candidate
   bool timed_out = false;             // result of the last wait
   std::uint64_t deadline = 0;         // virtual time at which a timed wait's timeout falls
+  std::uint32_t futex_bitset = 0;     // while in a futex wait: the bits a wake must share
+  bool rwlock_handed_over = false;    // woken as the new writer of a writer-preferring rwlock
   Thread* next_waiter = nullptr;
   WaitQueue joiners;
 
@@ -89,12 +91,23 @@ struct Thread {
   std::uintptr_t tls_lo = 0, tls_size = 0;
   std::uintptr_t stack_lo = 0, stack_size = 0;
   std::uint64_t shadow_depth = 0;     // func entry/exit nesting (traces)
+  // Instrumented spin-wait detection (tsan/access.cc): the location last read, its value, and
+  // how many reads in a row found it unchanged.
+  std::uintptr_t spin_address = 0;
+  std::uint64_t spin_value = 0;
+  std::uint32_t spin_reads = 0;
 
   // Robust mutexes this thread holds, so their waiters can be woken when it exits (glibc keeps
   // the same list in the kernel's robust-futex list). More than kMaxRobustHeld are not tracked.
   static constexpr int kMaxRobustHeld = 16;
   void* robust_held[kMaxRobustHeld] = {};
   int robust_count = 0;
+
+  // Deferred cancellation (models/cancel.cc), as set by pthread_setcancelstate/-type and
+  // pthread_cancel. `cancel_pending` stays set while cancellation is disabled.
+  bool cancel_disabled = false;
+  bool cancel_async = false;
+  bool cancel_pending = false;
 
   // Uncontrolled blocking (watchdog.cc). `escaped` is written only by the thread itself (in its
   // signal handler); `rejoin_requested` is how it asks the baton holder to take it back.

@@ -15,6 +15,7 @@
 #include "engine.h"
 #include "real.h"
 #include "runtime.h"
+#include "spin_preempt.h"
 #include "stack.h"
 
 namespace ctrlsched::shim {
@@ -23,8 +24,10 @@ std::atomic<std::uint32_t> g_rejoin_pending{0};
 
 namespace {
 
-constexpr long kCheckIntervalNs = 20'000'000;  // 20 ms
-constexpr int kChecksBeforeRelease = 5;        // stuck for ~100 ms
+constexpr long kIdleIntervalNs = 20'000'000;   // 20 ms while only the holder could run
+constexpr long kBusyIntervalNs = 1'000'000;    // at most 1 ms while others wait (spin budget)
+constexpr long kMinIntervalNs = 100'000;
+constexpr std::uint64_t kBlockedNs = 100'000'000;  // stuck in the kernel for 100 ms: release
 std::atomic<std::uint32_t> g_watchdog_word{0};
 std::atomic<bool> g_watchdog_started{false};
 std::atomic<bool> g_watchdog_stop{false};
@@ -32,12 +35,16 @@ long g_stuck_syscall = -1;
 
 int release_signal() { return SIGRTMAX - 2; }
 
+}  // namespace
+
 // The thread sat in the kernel: its pc is at a `syscall` instruction (0f 05) that the kernel
 // rewound to restart it, or right after one that will return EINTR.
 bool interrupted_in_syscall(const ucontext_t* uc) {
   auto pc = reinterpret_cast<const unsigned char*>(uc->uc_mcontext.gregs[REG_RIP]);
   return (pc[0] == 0x0f && pc[1] == 0x05) || (pc[-2] == 0x0f && pc[-1] == 0x05);
 }
+
+namespace {
 
 void on_release_signal(int, siginfo_t*, void* context) {
   Thread* me = tls_self;
@@ -59,18 +66,19 @@ void on_release_signal(int, siginfo_t*, void* context) {
   release_baton(me);
 }
 
-bool sleeping_in_kernel(pid_t tid) {
+// The state letter of /proc/<tid>/stat: R running, S/D sleeping in the kernel; '?' if unknown.
+char thread_state(pid_t tid) {
   char path[64];
   std::snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
+  if (fd < 0) return '?';
   char buf[512];
   ssize_t n = read(fd, buf, sizeof buf - 1);
   close(fd);
-  if (n <= 0) return false;
+  if (n <= 0) return '?';
   buf[n] = '\0';
   const char* close_paren = std::strrchr(buf, ')');  // the command name may contain spaces
-  return close_paren && (close_paren[2] == 'S' || close_paren[2] == 'D');
+  return close_paren ? close_paren[2] : '?';
 }
 
 long current_syscall(pid_t tid) {
@@ -100,12 +108,44 @@ void restart_from_rejoin() {
   }
 }
 
+std::uint64_t monotonic_ns() {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);  // the watchdog is not a controlled thread: real time
+  return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000 + static_cast<std::uint64_t>(now.tv_nsec);
+}
+
+// CPU time the thread has used, in ns; 0 if unknown (the thread is gone). The clock id is the
+// kernel's per-thread scheduler CPU clock of `tid` (what pthread_getcpuclockid builds), made
+// from the tid so that a holder that has just exited is never dereferenced.
+std::uint64_t thread_cpu_ns(const Thread* t) {
+  constexpr clockid_t kPerThreadSchedClock = 4 | 2;  // CPUCLOCK_PERTHREAD_MASK | CPUCLOCK_SCHED
+  const clockid_t clock = static_cast<clockid_t>((~static_cast<unsigned>(t->os_tid)) << 3) | kPerThreadSchedClock;
+  timespec used{};
+  if (clock_gettime(clock, &used) != 0) return 0;
+  return static_cast<std::uint64_t>(used.tv_sec) * 1'000'000'000 + static_cast<std::uint64_t>(used.tv_nsec);
+}
+
+// Blocked holders are released after kBlockedNs without a step; spinning holders (running on the
+// CPU, spin_preempt.h) are preempted after the spin budget, and only while another thread could
+// run. The watchdog looks often while another thread could run (the spin budget is short) and
+// rarely otherwise.
+long check_interval_ns(std::uint64_t spin_budget_ns) {
+  if (spin_budget_ns == 0 || !others_could_run()) return kIdleIntervalNs;
+  long half = static_cast<long>(spin_budget_ns / 2);
+  return half < kMinIntervalNs ? kMinIntervalNs : (half > kBusyIntervalNs ? kBusyIntervalNs : half);
+}
+
 void* watchdog_main(void*) {
+  const std::uint64_t spin_budget_ns = spin_budget_us() * 1000;
   Thread* last_holder = nullptr;
   std::uint64_t last_steps = 0;
-  int stuck_checks = 0;
+  // The holder's CPU time when it was last seen taking a step (spinning is measured in CPU time,
+  // so a thread that merely waits for a CPU on a loaded machine is never taken for a spinner),
+  // and since when it has been seen sleeping in the kernel without a step.
+  std::uint64_t cpu_at_step = 0;
+  std::uint64_t sleeping_since = monotonic_ns();
   for (;;) {
-    timespec interval{0, kCheckIntervalNs};
+    timespec interval{0, check_interval_ns(spin_budget_ns)};
     std::uint32_t seen = g_watchdog_word.load(std::memory_order_acquire);
     REAL(syscall)(SYS_futex, &g_watchdog_word, FUTEX_WAIT_PRIVATE, seen, &interval, nullptr, 0);
     if (!g_rt.active || g_watchdog_stop.load(std::memory_order_acquire)) return nullptr;
@@ -115,16 +155,25 @@ void* watchdog_main(void*) {
       continue;
     }
     std::uint64_t steps = __atomic_load_n(&g_rt.steps, __ATOMIC_RELAXED);
-    if (holder != last_holder || steps != last_steps || !sleeping_in_kernel(holder->os_tid)) {
+    const std::uint64_t now = monotonic_ns();
+    const std::uint64_t cpu = spin_budget_ns != 0 ? thread_cpu_ns(holder) : 0;
+    if (holder != last_holder || steps != last_steps) {
       last_holder = holder;
       last_steps = steps;
-      stuck_checks = 0;
+      cpu_at_step = cpu;
+      sleeping_since = now;
       continue;
     }
-    if (++stuck_checks < kChecksBeforeRelease) continue;
-    stuck_checks = 0;
-    g_stuck_syscall = current_syscall(holder->os_tid);
-    syscall(SYS_tgkill, g_rt.pid, holder->os_tid, release_signal());
+    const char state = thread_state(holder->os_tid);
+    if (state != 'S' && state != 'D') sleeping_since = now;
+    if (spin_budget_ns != 0 && cpu != 0 && cpu - cpu_at_step >= spin_budget_ns && others_could_run()) {
+      request_spin_preemption(holder);
+      cpu_at_step = cpu;  // if the handler declined (in libc, say), ask again after a budget
+    } else if (now - sleeping_since >= kBlockedNs) {
+      sleeping_since = now;
+      g_stuck_syscall = current_syscall(holder->os_tid);
+      syscall(SYS_tgkill, g_rt.pid, holder->os_tid, release_signal());
+    }
   }
 }
 

@@ -10,6 +10,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include <ucontext.h>
+
 #include "thread_table.h"
 
 namespace ctrlsched::shim {
@@ -23,5 +25,7 @@ void start_watchdog();
 void stop_watchdog();
 // Called by the baton holder: takes back threads that asked to rejoin.
 void process_rejoins();
+// In a signal handler: the interrupted thread sat in (or right at) a system call.
+bool interrupted_in_syscall(const ucontext_t* uc);
 
 }  // namespace ctrlsched::shim

@@ -101,7 +101,7 @@ CTRLSCHED_EXPORT long syscall(long number, ...) {
       bool handled = false;
       long result = futex(me, reinterpret_cast<std::uint32_t*>(a[0]), static_cast<int>(a[1]),
                           static_cast<std::uint32_t>(a[2]), reinterpret_cast<const timespec*>(a[3]),
-                          &handled);
+                          static_cast<std::uint32_t>(a[5]), &handled);
       if (handled) return result;
     }
   }

@@ -19,6 +19,7 @@ clockid_t cond_clock(const pthread_cond_t* c) {
 int cond_wait(Thread* me, pthread_cond_t* c, pthread_mutex_t* m, Timeout timeout) {
   const timespec* abstime = timeout.abstime;
   sync_point(me, SyncOp::Wait, c);
+  cancellation_point(me);  // pending on entry or arrived during the point: acts with the mutex held
   int type = m->__data.__kind & 3;
   if ((type == PTHREAD_MUTEX_ERRORCHECK || type == PTHREAD_MUTEX_RECURSIVE) &&
       (m->__data.__lock == 0 || m->__data.__owner != me->os_tid))
@@ -35,6 +36,7 @@ int cond_wait(Thread* me, pthread_cond_t* c, pthread_mutex_t* m, Timeout timeout
     if (!timed_out) emit_sync(EventKind::Acquire, me, c, WaitKind::Cond);
   }
   mutex_reacquire_after_wait(me, m, count);
+  cancellation_point(me);  // a cancel ended the wait: act holding the mutex again
   return timed_out ? ETIMEDOUT : 0;
 }
 

@@ -54,11 +54,12 @@ int spin_unlock(Thread* me, pthread_spinlock_t* s);
 
 int once(Thread* me, pthread_once_t* control, void (*routine)(void));
 
-// syscall(SYS_futex, ...): FUTEX_WAIT/WAKE (and the BITSET forms) are modelled; *handled is
+// syscall(SYS_futex, ...): FUTEX_WAIT/WAKE and the BITSET forms (`bitset`: the call's val3) are
+// modelled; *handled is
 // false for other operations, which go to the kernel. Returns the syscall result (-errno style
 // is NOT used: returns -1 and sets errno, like syscall()).
 long futex(Thread* me, std::uint32_t* word, int op, std::uint32_t value, const timespec* timeout,
-           bool* handled);
+           std::uint32_t bitset, bool* handled);
 
 int thread_create(Thread* me, pthread_t* out, const pthread_attr_t* attr, void* (*start)(void*),
                   int (*c11_start)(void*), void* arg);
@@ -66,5 +67,13 @@ int thread_join(Thread* me, pthread_t handle, void** result, WaitMode mode, Time
 int thread_detach(Thread* me, pthread_t handle);
 // True if `handle` names a thread the shim created (else the interposer forwards to libc).
 bool is_controlled_thread(pthread_t handle);
+Thread* find_controlled_thread(pthread_t handle);  // nullptr if none
+
+// Deferred cancellation (cancel.cc). cancellation_point acts on a pending cancel (it does not
+// return then: the thread exits with PTHREAD_CANCELED through glibc's unwinding).
+int thread_cancel(Thread* me, pthread_t handle);
+void cancellation_point(Thread* me);
+int set_cancel_state(Thread* me, int state, int* old_state);
+int set_cancel_type(Thread* me, int type, int* old_type);
 
 }  // namespace ctrlsched::shim

@@ -8,6 +8,10 @@
 // Robust mutexes (pthread_mutexattr_setrobust) follow glibc: a locker that finds the holder has
 // exited takes the mutex over and gets EOWNERDEAD; pthread_mutex_consistent repairs it; unlocking
 // it unrepaired makes it ENOTRECOVERABLE for good.
+//
+// Priority-inheritance and priority-protect mutexes (pthread_mutexattr_setprotocol) behave as
+// plain mutexes of their type: thread priorities mean nothing under ctrlsched (the strategy picks
+// who runs), so there is no priority to inherit. A run that locks one carries a note.
 #include <cerrno>
 #include <climits>
 
@@ -25,6 +29,9 @@ int mutex_type(const pthread_mutex_t* m) { return m->__data.__kind & 3; }
 // glibc's internal kind flag for robust mutexes (PTHREAD_MUTEX_ROBUST_NORMAL_NP in nptl).
 constexpr int kRobustKindFlag = 16;
 bool is_robust(const pthread_mutex_t* m) { return (m->__data.__kind & kRobustKindFlag) != 0; }
+// glibc's kind flags for PTHREAD_PRIO_INHERIT and PTHREAD_PRIO_PROTECT mutexes.
+constexpr int kPriorityInheritKindFlag = 32;
+constexpr int kPriorityProtectKindFlag = 64;
 
 bool holder_exited(const pthread_mutex_t* m) {
   const Thread* holder = g_rt.threads.find_by_os_tid(m->__data.__owner);
@@ -99,6 +106,8 @@ bool valid_timeout(const timespec* t) {
 
 int mutex_lock(Thread* me, pthread_mutex_t* m, WaitMode mode, Timeout timeout) {
   sync_point(me, SyncOp::Lock, m);
+  if (m->__data.__kind & (kPriorityInheritKindFlag | kPriorityProtectKindFlag))
+    g_rt.record->model_notes.flags |= kNotePriorityMutex;
   if (is_robust(m)) {
     if (robust_state(m) == Model::Robust::NotRecoverable) return ENOTRECOVERABLE;
     if (m->__data.__lock != 0 && holder_exited(m)) return take_over(me, m);

@@ -1,7 +1,12 @@
 // Reader-writer lock model. Holders live in the object table while the lock is held; the
 // pthread_rwlock_t itself is left untouched. Readers may join other readers even while a writer
-// waits, like glibc's default (PTHREAD_RWLOCK_PREFER_READER_NP); writer preference attributes
-// are not modelled. A read lock taken while holding the write lock gives EDEADLK, as in glibc.
+// waits, like glibc's default (PTHREAD_RWLOCK_PREFER_READER_NP, and PTHREAD_RWLOCK_PREFER_WRITER_NP,
+// which glibc treats the same). With PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP (kept by glibc
+// in __flags) a new reader waits (tryrdlock: EBUSY) while a writer waits, as in glibc, so a
+// reader that re-takes the lock it holds can deadlock with a waiting writer. The unlock that
+// frees such a lock hands it to a waiting writer (the strategy picks which), as glibc does; the
+// waiting readers stay queued until no writer waits. A read lock taken
+// while holding the write lock gives EDEADLK, as in glibc.
 #include <cerrno>
 
 #include "collectors.h"
@@ -20,11 +25,24 @@ Model* holders(pthread_rwlock_t* rw) {
   return model;
 }
 
+bool writer_waits(const Model* model) {
+  for (const Thread* t = model->waiters.head; t; t = t->next_waiter)
+    if (t->wait_kind == WaitKind::RwlockWrite) return true;
+  return false;
+}
+
+bool is_waiting_writer(const Thread* t, std::uint32_t) { return t->wait_kind == WaitKind::RwlockWrite; }
+
+bool prefers_writers(const pthread_rwlock_t* rw) {
+  return rw->__data.__flags == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP;
+}
+
 int acquire(Thread* me, pthread_rwlock_t* rw, bool write, WaitMode mode, Timeout timeout) {
   sync_point(me, SyncOp::Lock, rw);
   for (;;) {
     Model* model = g_rt.objects.find(rw, ModelKind::Rwlock);
-    bool free = model == nullptr || (model->writer == nullptr && (!write || model->readers == 0));
+    bool free = model == nullptr || (model->writer == nullptr && (!write || model->readers == 0) &&
+                                     (write || !prefers_writers(rw) || !writer_waits(model)));
     if (free) {
       model = holders(rw);
       if (write) model->writer = me;
@@ -38,6 +56,11 @@ int acquire(Thread* me, pthread_rwlock_t* rw, bool write, WaitMode mode, Timeout
     if (block(me, write ? WaitKind::RwlockWrite : WaitKind::RwlockRead, rw, &model->waiters, model,
               mode == WaitMode::Timed, virtual_deadline(timeout)))
       return ETIMEDOUT;
+    if (me->rwlock_handed_over) {  // the unlocking thread made us the writer (writer preference)
+      me->rwlock_handed_over = false;
+      emit_sync(EventKind::Acquire, me, rw, WaitKind::RwlockWrite);
+      return 0;
+    }
   }
 }
 
@@ -65,7 +88,18 @@ int rwlock_unlock(Thread* me, pthread_rwlock_t* rw) {
     return EPERM;
   }
   emit_sync(EventKind::Release, me, rw, released);
-  wake_all(model);
+  if (prefers_writers(rw) && writer_waits(model)) {
+    // glibc hands a free lock to a waiting writer; the waiting readers stay queued meanwhile.
+    if (model->writer == nullptr && model->readers == 0) {
+      Thread* chosen = choose_waiter(model, WakeKind::FutexWake, is_waiting_writer, 0);
+      model->waiters.remove(chosen);
+      model->writer = chosen;
+      chosen->rwlock_handed_over = true;
+      wake(chosen);
+    }
+  } else {
+    wake_all(model);
+  }
   return 0;
 }
 

@@ -25,6 +25,7 @@ void set_value(sem_t* s, std::uint32_t v) { word(s) = (word(s) & ~std::uint64_t{
 
 int semaphore_wait(Thread* me, sem_t* s, WaitMode mode, Timeout timeout) {
   sync_point(me, SyncOp::SemWait, s);
+  if (mode != WaitMode::Try) cancellation_point(me);
   for (;;) {
     if (std::uint32_t v = value(s); v > 0) {
       set_value(s, v - 1);
@@ -35,9 +36,10 @@ int semaphore_wait(Thread* me, sem_t* s, WaitMode mode, Timeout timeout) {
     if (mode == WaitMode::Timed && !valid_timeout(timeout.abstime)) return EINVAL;
     Model* model = g_rt.objects.get(s, ModelKind::Semaphore);
     if (model == nullptr) fail_shim_error("ctrlsched shim: too many busy synchronization objects");
-    if (block(me, WaitKind::Semaphore, s, &model->waiters, model, mode == WaitMode::Timed,
-              virtual_deadline(timeout)))
-      return ETIMEDOUT;
+    bool timed_out = block(me, WaitKind::Semaphore, s, &model->waiters, model,
+                           mode == WaitMode::Timed, virtual_deadline(timeout));
+    cancellation_point(me);
+    if (timed_out) return ETIMEDOUT;
   }
 }
 

@@ -58,6 +58,7 @@ Thread* find_thread(pthread_t handle) {
 }  // namespace
 
 bool is_controlled_thread(pthread_t handle) { return find_thread(handle) != nullptr; }
+Thread* find_controlled_thread(pthread_t handle) { return find_thread(handle); }
 
 int thread_create(Thread* me, pthread_t* out, const pthread_attr_t* attr, void* (*start)(void*),
                   int (*c11_start)(void*), void* arg) {
@@ -102,6 +103,7 @@ int thread_create(Thread* me, pthread_t* out, const pthread_attr_t* attr, void* 
 int thread_join(Thread* me, pthread_t handle, void** result, WaitMode mode, Timeout timeout) {
   Thread* target = find_thread(handle);
   sync_point(me, SyncOp::Join, target != nullptr ? std::uint64_t{target->id} : 0);
+  if (mode != WaitMode::Try) cancellation_point(me);
   if (target == nullptr) return ESRCH;
   if (target == me) return EDEADLK;
   if (target->detached || target->joined) return EINVAL;
@@ -109,14 +111,15 @@ int thread_join(Thread* me, pthread_t handle, void** result, WaitMode mode, Time
     if (mode == WaitMode::Try) return EBUSY;
     if (mode == WaitMode::Timed && !valid_timeout(timeout.abstime)) return EINVAL;
     me->join_target = target;
-    if (block(me, WaitKind::Join, target, &target->joiners, nullptr, mode == WaitMode::Timed,
-              virtual_deadline(timeout)))
-      return ETIMEDOUT;
+    bool timed_out = block(me, WaitKind::Join, target, &target->joiners, nullptr,
+                           mode == WaitMode::Timed, virtual_deadline(timeout));
+    cancellation_point(me);
+    if (timed_out) return ETIMEDOUT;
   }
   target->joined = true;
   emit(EventKind::ThreadJoin, me, target->id, site_of(me->sync_pc));
   if (!target->reaped && target->id != 0) {
-    REAL(pthread_join)(target->handle, nullptr);
+    join_os_thread(target->handle);
     target->reaped = true;
   }
   if (result) *result = target->retval;

@@ -30,10 +30,33 @@ std::uint64_t value_at(std::uintptr_t address, unsigned size) {
   std::memcpy(&value, reinterpret_cast<const void*>(address), size < 8 ? size : 8);
   return value;
 }
+// An instrumented spin-wait: the thread reads one location and finds the same value this many
+// times in a row, with no other access of its own in between. Its next point is then a Yield,
+// so that PCT lowers the spinner's priority and the thread it waits for gets to run (without it,
+// a spinner PCT ranks first re-reads the flag until --max-steps). Counted in steps and values,
+// never in time, so it is part of the seed's schedule and replays.
+constexpr std::uint32_t kSpinReads = 64;
+
 }  // namespace
 
+bool spin_read_streak(Thread* me, std::uintptr_t address, unsigned size, EventKind kind) {
+  if (kind != EventKind::Read && kind != EventKind::AtomicLoad) {
+    me->spin_reads = 0;
+    return false;
+  }
+  const std::uint64_t value = value_at(address, size);
+  if (address != me->spin_address || value != me->spin_value) {
+    me->spin_address = address;
+    me->spin_value = value;
+    me->spin_reads = 0;
+  }
+  if (++me->spin_reads < kSpinReads) return false;
+  me->spin_reads = 0;
+  return true;
+}
+
 void access_slow(Thread* me, std::uintptr_t address, unsigned size, EventKind kind,
-                 std::uintptr_t pc) {
+                 std::uintptr_t pc, bool spin_yield) {
   if (me->state == ThreadState::Exited) return;
   ShimEntry entry(me);
   if (g_rt.access_points) {
@@ -45,7 +68,8 @@ void access_slow(Thread* me, std::uintptr_t address, unsigned size, EventKind ki
       point(me, PointKind::Access);
       me->pending = PendingKind::None;
     } else {
-      point(me, PointKind::Access);
+      const bool yield = spin_yield || spin_read_streak(me, address, size, kind);
+      point(me, yield ? PointKind::Yield : PointKind::Access);
     }
   }
   if (address != 0 && collecting())

@@ -18,8 +18,12 @@
 
 namespace ctrlsched::shim {
 
+// `spin_yield`: the caller already found that this read continues a spin-wait streak.
 void access_slow(Thread* me, std::uintptr_t address, unsigned size, EventKind kind,
-                 std::uintptr_t pc);
+                 std::uintptr_t pc, bool spin_yield);
+// True if this access continues a spin-wait streak long enough that its point should be a
+// Yield (access.cc); counts the streak.
+bool spin_read_streak(Thread* me, std::uintptr_t address, unsigned size, EventKind kind);
 
 inline bool is_thread_local(const Thread* me, std::uintptr_t a) {
   return a - me->tls_lo < me->tls_size || a - me->stack_lo < me->stack_size;
@@ -31,14 +35,20 @@ inline void on_access(std::uintptr_t address, unsigned size, EventKind kind, std
   if (is_thread_local(me, address)) return;
   if (!collecting()) {
     if (!g_rt.access_points) return;
-    // The common case of an access point: only this thread can run. Just count the step.
+    // The common case of an access point: only this thread can run, or the strategy's lease
+    // covers the point. Just count the step, unless a leased thread is spinning on a value.
     if (me->state == ThreadState::Runnable && point_is_trivial(me) &&
-        g_rt.steps < g_rt.config.max_steps) {  // (access points are never Yield points)
-      ++g_rt.steps;
+        g_rt.steps < g_rt.config.max_steps) {
+      const bool alone = g_rt.runnable == 1 && g_rt.timed_blocked == 0;
+      if (alone || !spin_read_streak(me, address, size, kind)) {
+        ++g_rt.steps;
+        return;
+      }
+      access_slow(me, address, size, kind, pc, true);
       return;
     }
   }
-  access_slow(me, address, size, kind, pc);
+  access_slow(me, address, size, kind, pc, false);
 }
 
 inline void on_atomic(std::uintptr_t address, unsigned size, EventKind kind, std::uintptr_t pc) {

@@ -4,7 +4,7 @@
 // Owns: main.cc (parse, dispatch to a mode, map every error to exit_codes.h: never a stack trace,
 // never an uncaught exception), help.h (--help and docs/cli.md's table from options/options.def),
 // signals.h (Ctrl-C, SIGTERM, SIGHUP).
-// May call: options/, modes/, runs/stop_request.h. Nothing below calls cli/.
+// May call: options/, modes/, runs/stop_request.h, runs/run_record_region.h (the spin budget). Nothing below calls cli/.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -17,6 +17,7 @@
 #include "exit_codes.h"
 #include "modes/modes.h"
 #include "options/command_line.h"
+#include "runs/run_record_region.h"
 #include "runs/stop_request.h"
 
 #ifndef CTRLSCHED_VERSION
@@ -59,6 +60,7 @@ int run(int argc, char** argv) {
     return to_int(ExitCode::Ok);
   }
   install_interrupt_handlers();
+  set_spin_budget_ms(command_line.options.spin_budget.value_or(ctrlsched::kDefaultSpinBudgetUs / 1000));
   ExitCode code = ExitCode::Ok;
   switch (command_line.mode) {
     case Mode::Seeds: code = run_seeds(command_line); break;

@@ -98,7 +98,8 @@ std::string render_summary(const Report& report, bool quiet) {
     if (kind == OutcomeKind::Pass || at(report.counts, kind) == 0) continue;
     text += kIndent + std::string(to_string(kind)) + ": " + seeds_word(at(report.counts, kind)) + "\n";
   }
-  // Threads released by the watchdog make a run's schedule less meaningful: say so once.
+  // Runs not fully controlled (threads released by the watchdog or preempted for spinning) or
+  // simplified by the model: say so once.
   std::uint64_t noted = 0;
   const RunResult* first_noted = nullptr;
   for (const RunResult& run : report.runs) {
@@ -107,8 +108,7 @@ std::string render_summary(const Report& report, bool quiet) {
     ++noted;
   }
   if (first_noted) {
-    text += "NOTE  " + seeds_word(noted) + " blocked outside the scheduler's model (not reproducible bit for bit: the "
-            "released thread ran uncontrolled); first at seed " +
+    text += "NOTE  " + seeds_word(noted) + " with a note; first at seed " +
             std::to_string(first_noted->seed) + ": " + first_noted->note + "\n";
   }
   return text;

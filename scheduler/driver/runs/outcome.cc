@@ -91,6 +91,7 @@ std::string uncontrolled_note(const RunRecord& record, const ClassifyContext& co
   const std::string location = record_text(u.location.text);
   if (!location.empty()) note += " at " + locate(context, location).text;
   if (u.count > 1) note += " (" + std::to_string(u.count) + " times)";
+  note += ": not reproducible bit for bit, the released thread ran uncontrolled";
   return note;
 }
 

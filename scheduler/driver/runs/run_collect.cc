@@ -3,6 +3,7 @@
 
 #include "exit_codes.h"
 #include "runs/access_pairs.h"
+#include "runs/run_notes.h"
 
 namespace ctrlsched::driver {
 namespace {
@@ -51,7 +52,7 @@ RunResult collect_result(const FinishedRun& run, RunSpec spec, const ClassifyCon
   result.preemptions = record.preemptions;
   result.threads = record.threads_created;
   if (result.failed() && run.capture) result.output_tail = run.capture->tail();
-  result.note = uncontrolled_note(record, context);
+  result.note = run_notes(record, context);
   result.access_pairs = read_access_pairs(record, context);
   return result;
 }

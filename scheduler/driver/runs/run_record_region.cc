@@ -18,7 +18,13 @@ namespace {
   throw DriverError(ExitCode::Internal, what + ": " + std::strerror(errno));
 }
 
+std::uint64_t g_spin_budget_us = kDefaultSpinBudgetUs;
+
 }  // namespace
+
+void set_spin_budget_ms(std::uint64_t ms) {
+  g_spin_budget_us = ms == 0 ? kSpinBudgetNever : ms * 1000;
+}
 
 RunConfig run_config_for(const RunSpec& spec) {
   RunConfig config{};
@@ -32,6 +38,7 @@ RunConfig run_config_for(const RunSpec& spec) {
   config.points = static_cast<std::uint32_t>(spec.points);
   config.max_steps = spec.max_steps;
   config.verify_input_log = 0;
+  config.spin_budget_us = g_spin_budget_us;
   return config;
 }
 

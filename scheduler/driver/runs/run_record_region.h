@@ -20,6 +20,9 @@ namespace ctrlsched::driver {
 
 // The RunConfig the shim reads for `spec` (strategy as in the spec, verify off).
 RunConfig run_config_for(const RunSpec& spec);
+// The spin budget (--spin-budget, in ms; 0 = never preempt) that every later run_config_for
+// puts into the run's config. Set once, before any run, by the entry point.
+void set_spin_budget_ms(std::uint64_t ms);
 
 // Encodes decisions for the input log; throws DriverError(Internal) if they exceed `capacity`.
 std::vector<std::uint8_t> encode_input_log(std::span<const Decision> decisions, std::uint64_t capacity);

@@ -24,7 +24,7 @@
 namespace ctrlsched {
 
 inline constexpr std::uint32_t kRunRecordMagic = 0x52525343;  // "CSRR"
-inline constexpr std::uint32_t kRunRecordVersion = 5;
+inline constexpr std::uint32_t kRunRecordVersion = 6;
 inline constexpr const char* kRecordFdEnv = "CTRLSCHED_RECORD_FD";
 
 // What the shim saw. The driver adds Timeout (it killed the run) and derives exit/signal
@@ -58,7 +58,13 @@ struct RunConfig {
   std::uint32_t collectors;        // bit mask of online collectors to run (kCollect*)
   std::uint32_t falcon_window;     // kCollectFalcon: window size (0 = kDefaultFalconWindow)
   ForceDirective force;            // directed runs: what to make happen (kind None = nothing)
+  // Uncontrolled spinning (SpinInfo): how long a thread may run without a scheduling point while
+  // others wait before the shim preempts it. 0 = kDefaultSpinBudgetUs, kSpinBudgetNever = never.
+  std::uint64_t spin_budget_us;
 };
+
+inline constexpr std::uint64_t kDefaultSpinBudgetUs = 2000;
+inline constexpr std::uint64_t kSpinBudgetNever = ~std::uint64_t{0};
 
 // Online collectors (shim/collectors.h) the driver can ask for. Each writes a fixed-size summary
 // into the record's summary area.
@@ -144,6 +150,25 @@ struct UncontrolledInfo {
   Frame location;                 // its user-space pc as "module+0xoffset"
 };
 
+// Uncontrolled spinning: a thread ran without reaching a scheduling point for longer than the
+// spin budget while other threads waited for the baton; the watchdog preempted it (a Yield point
+// taken from a signal handler, shim/spin_preempt.h).
+struct SpinInfo {
+  std::uint32_t count;            // preemptions of spinning threads in this run
+  std::uint32_t thread;           // the first spinning thread
+  std::uint64_t budget_us;        // the budget in force
+  Frame location;                 // where it was first preempted, "module+0xoffset"
+};
+
+// Things the test used that the model treats in a simplified way (bits of ModelNotes::flags);
+// the driver turns each into a note on the run.
+inline constexpr std::uint32_t kNoteAsyncCancel = 1u << 0;    // async cancel acted as deferred
+inline constexpr std::uint32_t kNotePriorityMutex = 1u << 1;  // PI/PP mutex: priorities ignored
+struct ModelNotes {
+  std::uint32_t flags;
+  std::uint32_t reserved;
+};
+
 // The modules loaded in the test process (refreshed after dlopen), so sites in traces and stacks
 // can be symbolized after the process is gone.
 inline constexpr std::size_t kMaxRecordedModules = 64;
@@ -189,6 +214,8 @@ struct RunRecord {
   std::uint32_t trace_truncated;
   std::uint32_t reserved1;
   ForceOutcome force;             // directed runs: how far the directive got
+  SpinInfo spin;
+  ModelNotes model_notes;
 };
 
 inline constexpr std::uint64_t kRunRecordBytes = 32ull << 20;       // 32 MiB, sparse
