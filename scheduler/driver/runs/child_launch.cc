@@ -106,9 +106,13 @@ std::vector<int> allowed_cpus() {
 }
 
 pid_t launch_child(const LaunchTarget& target, RunRecordRegion& region, const LaunchOptions& options) {
+  return launch_process(target, region.fd(), &region.record(), options);
+}
+
+pid_t launch_process(const LaunchTarget& target, int record_fd, RunRecord* record, const LaunchOptions& options) {
   // Everything the child needs is built here, before fork.
   const std::vector<std::string> env =
-      child_environment(environ, target.shim_path, region.fd(), options.trace_fd);
+      child_environment(environ, target.shim_path, record_fd, options.trace_fd);
   std::vector<char*> envp;
   for (const std::string& entry : env) envp.push_back(const_cast<char*>(entry.c_str()));
   envp.push_back(nullptr);
@@ -119,8 +123,6 @@ pid_t launch_child(const LaunchTarget& target, RunRecordRegion& region, const La
   CPU_ZERO(&cpu_set);
   if (options.cpu >= 0) CPU_SET(options.cpu, &cpu_set);
   const pid_t parent = ::getpid();
-  RunRecord* record = &region.record();
-  const int record_fd = region.fd();
   const int trace_fd = options.trace_fd;
 
   const pid_t pid = ::fork();
@@ -149,7 +151,7 @@ pid_t launch_child(const LaunchTarget& target, RunRecordRegion& region, const La
     // The descriptors the shim must inherit (both were created close-on-exec).
     ::fcntl(record_fd, F_SETFD, 0);
     if (trace_fd >= 0) ::fcntl(trace_fd, F_SETFD, 0);
-    record->owner_pid = ::getpid();
+    if (record) record->owner_pid = ::getpid();
     ::execve(target.path.c_str(), argv.data(), envp.data());
     ::_exit(127);
   }
