@@ -39,6 +39,14 @@ int socket_from_environment() {
   if (*end != '\0' || fd < 0 || fd > 1 << 20) return -1;
   struct stat st;
   if (fstat(static_cast<int>(fd), &st) != 0 || !S_ISSOCK(st.st_mode)) return -1;
+  // Only the driver's socket pair: a program the test starts inherits the variable, and its
+  // descriptor n may be some socket of the test's own.
+  int type = 0;
+  socklen_t length = sizeof type;
+  if (getsockopt(static_cast<int>(fd), SOL_SOCKET, SO_TYPE, &type, &length) != 0 || type != SOCK_SEQPACKET) return -1;
+  ucred peer{};
+  length = sizeof peer;
+  if (getsockopt(static_cast<int>(fd), SOL_SOCKET, SO_PEERCRED, &peer, &length) != 0 || peer.pid != getppid()) return -1;
   return static_cast<int>(fd);
 }
 
