@@ -136,6 +136,10 @@ TEST_CASE("the fork server changes no result: every example and program, -j1 and
   for (const std::string kind : {"example", "example_inst", "program", "program_inst"}) {
     for (const std::string& name : binary_names(kind)) {
       if (name == "static_hello") continue;  // refused before anything runs (exit 3), either way
+      // Its thread blocks in a pipe read until the watchdog releases it after ~100 ms of wall
+      // time: where that lands in the schedule differs between two exec'd runs as well
+      // (docs/architecture.md, "Uncontrolled blocking"), so there is nothing to compare.
+      if (name == "pipe_block") continue;
       binaries.emplace_back(kind, name);
     }
   }
