@@ -152,7 +152,7 @@ TEST_CASE("the fork server changes no result: every example and program, -j1 and
                                                "--max-steps", "100000", "--no-save"};
       TempDir dir;
       std::vector<SeedsRun> runs;
-      for (const std::vector<std::string> extra :
+      for (const std::vector<std::string>& extra :
            {std::vector<std::string>{"-j", "1", "--no-fork-server"}, {"-j", "1"}, {"-j", "2"}}) {
         std::vector<std::string> options = common;
         options.insert(options.end(), extra.begin(), extra.end());
