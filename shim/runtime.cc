@@ -14,6 +14,7 @@
 #include "collectors.h"
 #include "crash.h"
 #include "falcon_collector.h"
+#include "fork_server.h"
 #include "spectra_collector.h"
 #include "forcing_collector.h"
 #include "tsan/access.h"
@@ -150,6 +151,7 @@ bool build_strategy() {
 }
 
 __attribute__((constructor(101))) void start_shim() {
+  serve_forks_if_asked();  // a fork server returns here only in the child of each run
   RunRecord* record = map_record();
   if (record == nullptr) return;
   g_rt.record = record;

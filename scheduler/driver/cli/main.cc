@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,14 @@ int report(ExitCode code, const std::string& message) {
 
 int run(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args[0] == "merge") {  // runs nothing: its own small grammar
+    const MergeCommandLine merge = parse_merge_command_line(std::span(args).subspan(1));
+    if (merge.help) {
+      std::fputs(merge_help_text(), stdout);
+      return to_int(ExitCode::Ok);
+    }
+    return to_int(run_merge(merge));
+  }
   const CommandLine command_line = parse_command_line(args);
   if (command_line.options.help) {
     std::fputs(help_text().c_str(), stdout);

@@ -9,6 +9,7 @@
 
 #include "exit_codes.h"
 #include "options/command_line.h"
+#include "options/merge_command_line.h"
 
 namespace ctrlsched::driver {
 
@@ -29,5 +30,8 @@ ExitCode run_trace(const CommandLine& command_line);
 // default default_shrunk_path). 1 when shrunk (the failure reproduces), 0 when the run passed,
 // 4 when it diverged or did not reproduce.
 ExitCode run_shrink(const CommandLine& command_line);
+
+// `ctrlsched merge`: the shard reports of a --shard run put together (report/merge.h).
+ExitCode run_merge(const MergeCommandLine& command_line);
 
 }  // namespace ctrlsched::driver

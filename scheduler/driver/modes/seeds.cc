@@ -8,11 +8,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <sstream>
 
 #include "localize/localization.h"
 #include "modes/report_files.h"
+#include "options/shard.h"
 #include "report/json_report.h"
 #include "report/progress.h"
 #include "report/summary.h"
@@ -123,6 +126,19 @@ ExitCode run_seeds(const CommandLine& cl) {
   header.stop_after = o.stop_after;
   header.jobs = o.jobs ? static_cast<unsigned>(*o.jobs) : default_jobs();
   header.test = TestCommand{cl.target, cl.args};
+  std::optional<Shard> shard;
+  if (o.shard) {
+    shard = resolve_shard(*o.shard, [](const std::string& name) -> std::optional<std::string> {
+      const char* value = std::getenv(name.c_str());
+      return value ? std::optional<std::string>(value) : std::nullopt;
+    });
+    if (seeds_in_shard(*o.seeds, *shard) == 0) {
+      usage_error("shard " + std::to_string(shard->index) + "/" + std::to_string(shard->count) + " has no seeds: --seeds " +
+                  std::to_string(*o.seeds) + " is fewer than the " + std::to_string(shard->count) + " shards");
+    }
+    header.shard_index = shard->index;
+    header.shard_count = shard->count;
+  }
   header.spec = spec_from_options(o);
   if (header.spec.strategy == StrategyKind::Pct && header.spec.pct_steps == 0) {
     header.spec.pct_steps = calibrate_pct_steps(target, header.spec, *o.timeout, cl.target);
@@ -133,17 +149,23 @@ ExitCode run_seeds(const CommandLine& cl) {
   ClassifyContext context;
   const LocalizeSettings localize = localize_settings(o, header.jobs);
   std::optional<LocalizationData> localization_data;
-  if (o.localize) localization_data.emplace(static_cast<std::size_t>(*o.seeds));
+  SeedsLoopSettings loop;
+  loop.seed_start = header.seed_start;
+  loop.count = *o.seeds;
+  if (shard) {  // round robin (options/shard.h): seeds S + (K-1), S + (K-1) + N, ...
+    loop.seed_start += shard->index - 1;
+    loop.count = seeds_in_shard(*o.seeds, *shard);
+    loop.seed_stride = shard->count;
+  }
+  if (o.localize) localization_data.emplace(static_cast<std::size_t>(loop.count));
   context.timeout_seconds = *o.timeout;
   context.symbolize = symbolizer.function();
 
-  SeedsLoopSettings loop;
   loop.spec = header.spec;
-  loop.seed_start = header.seed_start;
-  loop.count = *o.seeds;
   loop.jobs = header.jobs;
   loop.timeout_seconds = *o.timeout;
   loop.stop_after = o.stop_after;
+  loop.fork_server = !o.no_fork_server;
 
   std::map<std::uint64_t, Schedule> kept;  // the lowest failing seed indices, at most kSavedSchedules
   std::optional<std::pair<std::uint64_t, std::string>> save_problem;
@@ -179,18 +201,18 @@ ExitCode run_seeds(const CommandLine& cl) {
 
   // The reported seeds: a prefix (all, or up to --stop-after), or after a stop request every seed
   // that finished. Schedules are saved for reported failures only.
+  const auto seed_at = [&](std::uint64_t index) { return loop.seed_start + index * loop.seed_stride; };
   const auto reported = [&](std::uint64_t index) {
-    const std::uint64_t seed = header.seed_start + index;
+    const std::uint64_t seed = seed_at(index);
     return std::binary_search(report.runs.begin(), report.runs.end(), seed,
                               [](const auto& a, const auto& b) { return seed_of(a) < seed_of(b); });
   };
   if (save_problem && reported(save_problem->first)) {
-    warn("seed " + std::to_string(header.seed_start + save_problem->first) + ": " + save_problem->second +
-         "; schedule not saved");
+    warn("seed " + std::to_string(seed_at(save_problem->first)) + ": " + save_problem->second + "; schedule not saved");
   }
   for (const auto& [index, schedule] : kept) {
     if (!reported(index)) continue;
-    if (const std::string warning = store.save(header.seed_start + index, schedule); !warning.empty()) {
+    if (const std::string warning = store.save(seed_at(index), schedule); !warning.empty()) {
       warn(warning);
       break;
     }

@@ -5,6 +5,7 @@
 
 #include "exit_codes.h"
 #include "options/command_line.h"
+#include "options/shard.h"
 
 namespace ctrlsched::driver {
 namespace {
@@ -117,6 +118,12 @@ void validate_command_line(const CommandLine& cl) {
   if (*o.depth > kMaxDepth) usage_error("--depth must be at most " + std::to_string(kMaxDepth));
   if (o.preemption_bound && *o.preemption_bound > std::numeric_limits<std::uint32_t>::max()) {
     usage_error("--preemption-bound is too large");
+  }
+  if (o.shard) {
+    if (*o.shard != "auto") parse_shard(*o.shard, "--shard");  // auto is resolved when the seeds start
+    if (o.stop_after) {
+      usage_error("--stop-after cannot be combined with --shard: where a shard stops depends on the failures of the others");
+    }
   }
   if (o.jobs && *o.jobs > kMaxJobs) usage_error("--jobs must be at most " + std::to_string(kMaxJobs));
   if (*o.seed_start > std::numeric_limits<std::uint64_t>::max() - (*o.seeds - 1)) {

@@ -47,6 +47,7 @@ nlohmann::ordered_json report_json(const Report& report) {
   summary["seed_start"] = h.seed_start;
   summary["target"] = h.test.target;
   summary["args"] = h.test.args;
+  if (h.shard_count != 0) summary["shard"] = Json{{"index", h.shard_index}, {"count", h.shard_count}};
 
   Json& outcomes = root["outcomes"];
   for (OutcomeKind kind : kAllOutcomeKinds) outcomes[std::string(to_string(kind))] = at(report.counts, kind);

@@ -33,6 +33,10 @@ struct ReportHeader {
   double elapsed_seconds = 0;  // the only nondeterministic value
   unsigned jobs = 1;
   TestCommand test;
+  // --shard K/N (docs/scale-out.md): runs holds only this shard's seeds. 0 = not sharded.
+  std::uint64_t shard_index = 0;
+  std::uint64_t shard_count = 0;
+  std::uint64_t merged_shards = 0;  // `ctrlsched merge`: put together from this many shards
 };
 
 struct Report {

@@ -37,13 +37,21 @@ std::string header_line(const Report& report) {
     line += seeds_word(report.runs.size());
   }
   if (h.seed_start != 0) line += " from " + std::to_string(h.seed_start);
+  if (h.shard_count != 0) {
+    line += " · shard " + std::to_string(h.shard_index) + "/" + std::to_string(h.shard_count) + " of " +
+            seeds_word(h.seeds_requested);
+  }
   line += " · " + strategy_text(h.spec) + " · " + seconds_text(h.elapsed_seconds);
   if (h.elapsed_seconds > 0) {
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.0f", static_cast<double>(report.runs.size()) / h.elapsed_seconds);
     line += std::string(" · ") + rate + " seeds/s";
   }
-  line += " · -j " + std::to_string(h.jobs);
+  if (h.merged_shards != 0) {
+    line += " · merged from " + std::to_string(h.merged_shards) + " shards";
+  } else {
+    line += " · -j " + std::to_string(h.jobs);
+  }
   return line + "\n";
 }
 

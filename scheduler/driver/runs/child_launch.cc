@@ -114,6 +114,10 @@ std::vector<int> allowed_cpus() {
 }
 
 pid_t launch_child(const LaunchTarget& target, RunRecordRegion& region, const LaunchOptions& options) {
+  return launch_process(target, region.fd(), &region.record(), options);
+}
+
+pid_t launch_process(const LaunchTarget& target, int record_fd, RunRecord* record, const LaunchOptions& options) {
   // Everything the child needs is built here, before fork.
   const std::vector<std::string> env =
       child_environment(environ, target.shim_path, kChildRecordFd, options.trace_fd >= 0 ? kChildTraceFd : -1);
@@ -127,8 +131,6 @@ pid_t launch_child(const LaunchTarget& target, RunRecordRegion& region, const La
   CPU_ZERO(&cpu_set);
   if (options.cpu >= 0) CPU_SET(options.cpu, &cpu_set);
   const pid_t parent = ::getpid();
-  RunRecord* record = &region.record();
-  const int record_fd = region.fd();
   const int trace_fd = options.trace_fd;
 
   const pid_t pid = ::fork();
@@ -162,7 +164,7 @@ pid_t launch_child(const LaunchTarget& target, RunRecordRegion& region, const La
     };
     inherit(record_fd, kChildRecordFd);
     if (trace_fd >= 0) inherit(trace_fd, kChildTraceFd);
-    record->owner_pid = ::getpid();
+    if (record) record->owner_pid = ::getpid();
     ::execve(target.path.c_str(), argv.data(), envp.data());
     ::_exit(127);
   }

@@ -14,6 +14,11 @@
 namespace ctrlsched::driver {
 
 class RunRecordRegion;
+}  // namespace ctrlsched::driver
+namespace ctrlsched {
+struct RunRecord;
+}
+namespace ctrlsched::driver {
 
 // Finds libctrlsched_shim.so: $CTRLSCHED_SHIM, else <exe dir>/../lib/ (build tree), else
 // <exe dir>/../lib/ctrlsched/ (installed). Throws DriverError(Internal) when it is missing.
@@ -48,6 +53,10 @@ struct LaunchOptions {
 // also its process group id). Throws DriverError(Internal) if fork fails. If exec fails the child
 // exits with status 127 without writing anything.
 pid_t launch_child(const LaunchTarget& target, RunRecordRegion& region, const LaunchOptions& options);
+
+// The same with any descriptor as CTRLSCHED_RECORD_FD (the fork server's socket, fork_server.h);
+// `record`, when given, gets the child's pid as its owner.
+pid_t launch_process(const LaunchTarget& target, int record_fd, RunRecord* record, const LaunchOptions& options);
 
 // CPUs this process may run on (for pinning worker i to cpus[i % size]).
 std::vector<int> allowed_cpus();

@@ -23,6 +23,7 @@ SeedsLoopResult run_seeds_loop(const LaunchTarget& target, const SeedsLoopSettin
   pool_options.timeout = std::chrono::duration<double>(settings.timeout_seconds);
   pool_options.capture_output = true;
   pool_options.tick = hooks.tick;
+  pool_options.fork_server = settings.fork_server;
   WorkerPool pool(target, pool_options);
   bool stopped_by_request = false;
   try {
@@ -30,14 +31,14 @@ SeedsLoopResult run_seeds_loop(const LaunchTarget& target, const SeedsLoopSettin
       count,
       [&](std::uint64_t index) {
         RunSpec spec = settings.spec;
-        spec.seed = settings.seed_start + index;
+        spec.seed = settings.seed_start + index * settings.seed_stride;
         RunJob job{run_config_for(spec), {}};
         if (hooks.configure) hooks.configure(index, job.config);
         return job;
       },
       [&](const FinishedRun& run) {
         RunSpec spec = settings.spec;
-        spec.seed = settings.seed_start + run.index;
+        spec.seed = settings.seed_start + run.index * settings.seed_stride;
         RunResult result = collect_result(run, spec, context, target_name);
         const bool failed = result.failed();
         if (hooks.finished) hooks.finished(run, result);

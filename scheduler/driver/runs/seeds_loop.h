@@ -31,9 +31,11 @@ struct SeedsLoopSettings {
   RunSpec spec;                              // every run's spec but its seed
   std::uint64_t seed_start = 0;
   std::uint64_t count = 0;
+  std::uint64_t seed_stride = 1;             // run i has seed seed_start + i * seed_stride (--shard)
   unsigned jobs = 1;                         // more than `count` are never started
   double timeout_seconds = 10;
   std::optional<std::uint64_t> stop_after;   // --stop-after
+  bool fork_server = true;                   // PoolOptions::fork_server (--no-fork-server)
 };
 
 // What the caller adds to the loop. Every hook may be empty.

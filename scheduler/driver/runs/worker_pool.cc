@@ -15,6 +15,8 @@
 #include "exit_codes.h"
 #include "runs/stop_request.h"
 
+#include <cstdio>
+
 namespace ctrlsched::driver {
 namespace {
 
@@ -39,10 +41,37 @@ WorkerPool::WorkerPool(LaunchTarget target, PoolOptions options)
   }
 }
 
+bool WorkerPool::serve(Slot& slot, const RunJob& job) {
+  if (!options_.fork_server || fork_server_off_ || !slot.capture || job.trace_fd >= 0) return false;
+  if (slot.server) return true;
+  std::string why_not;
+  if (std::optional<ForkServer> started = ForkServer::start(target_, slot.cpu, options_.timeout, &why_not)) {
+    slot.server.emplace(std::move(*started));
+    return true;
+  }
+  fork_server_off_ = true;
+  static bool said = false;  // once per ctrlsched process
+  if (!said) {
+    said = true;
+    std::fprintf(stderr, "ctrlsched: note: no fork server for this program: %s; each seed runs in a fresh exec\n",
+                 why_not.c_str());
+  }
+  return false;
+}
+
 void WorkerPool::launch(Slot& slot, std::uint64_t index, RunJob job) {
   slot.region.emplace();
   slot.region->prepare(job.config, job.input_log);
   if (slot.capture) slot.capture->reset();
+  slot.served = serve(slot, job);
+  if (slot.served) {
+    slot.pid = slot.server->launch(*slot.region, slot.capture->fd());
+    slot.pidfd = -1;  // the server's socket says when the run ended
+    slot.index = index;
+    slot.timed_out = false;
+    slot.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(options_.timeout);
+    return;
+  }
   LaunchOptions launch_options;
   launch_options.output_fd = slot.capture ? slot.capture->fd() : -1;
   launch_options.cpu = slot.cpu;
@@ -69,6 +98,12 @@ int WorkerPool::reap(Slot& slot) {
   // The child is a zombie now (its pidfd is readable), so its pid and process group id cannot
   // be reused yet: kill whatever it left running in its group, then collect it.
   if (slot.pid <= 0) return 0;
+  if (slot.served) {  // the server kills the rest of the group and reaps the child
+    const int status = slot.server->wait_status();
+    slot.pid = -1;
+    slot.served = false;
+    return status;
+  }
   ::kill(-slot.pid, SIGKILL);
   int status = 0;
   while (::waitpid(slot.pid, &status, 0) < 0 && errno == EINTR) {
@@ -111,7 +146,7 @@ void WorkerPool::run(std::uint64_t count, const std::function<RunJob(std::uint64
       auto wait_until = Clock::time_point::max();
       for (Slot& slot : slots_) {
         if (slot.pid < 0) continue;
-        fds.push_back(pollfd{slot.pidfd, POLLIN, 0});
+        fds.push_back(pollfd{slot.served ? slot.server->event_fd() : slot.pidfd, POLLIN, 0});
         busy.push_back(&slot);
         if (!slot.timed_out) wait_until = std::min(wait_until, slot.deadline);
       }

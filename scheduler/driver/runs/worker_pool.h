@@ -17,6 +17,7 @@
 #include "ctrlsched/run_record.h"
 #include "runs/capture_file.h"
 #include "runs/child_launch.h"
+#include "runs/fork_server.h"
 #include "runs/run_record_region.h"
 #include "runs/run_result.h"
 
@@ -41,6 +42,10 @@ struct PoolOptions {
   std::chrono::duration<double> timeout{10.0};
   bool capture_output = true;   // false: the test writes to our terminal (replay)
   std::function<void()> tick;   // called at least every 100 ms while runs are in flight
+  // Serve runs by fork from one snapshot per slot (fork_server.h) instead of one exec per run.
+  // Only with capture_output, never for a job with a trace_fd; falls back to exec (and says why
+  // once on stderr) when the program cannot be served.
+  bool fork_server = false;
 };
 
 class WorkerPool {
@@ -64,7 +69,10 @@ class WorkerPool {
     std::chrono::steady_clock::time_point deadline;
     bool timed_out = false;
     int cpu = -1;
+    std::optional<ForkServer> server;  // started at the slot's first run (PoolOptions::fork_server)
+    bool served = false;               // the current run is a fork server's child
   };
+  bool serve(Slot& slot, const RunJob& job);  // whether this run goes to the slot's fork server
   void launch(Slot& slot, std::uint64_t index, RunJob job);
   int reap(Slot& slot);  // kills the rest of its process group, returns the wait status
   void kill_all();
@@ -72,6 +80,7 @@ class WorkerPool {
   LaunchTarget target_;
   PoolOptions options_;
   std::vector<Slot> slots_;
+  bool fork_server_off_ = false;  // a server refused: exec every run from now on
 };
 
 // Runs one job on a pool of one slot and returns what finish() makes of it.

@@ -1,0 +1,133 @@
+// Starting and talking to a fork server (see fork_server.h).
+#include "runs/fork_server.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "ctrlsched/fork_server.h"
+#include "exit_codes.h"
+#include "runs/run_record_region.h"
+
+namespace ctrlsched::driver {
+namespace {
+
+[[noreturn]] void server_gone(const std::string& what) {
+  throw DriverError(ExitCode::Internal, "the fork server " + what + " (run with --no-fork-server to avoid it)");
+}
+
+// One packet, or nullopt on end of file / error / timeout (timeout_ms < 0: wait forever).
+std::optional<ForkServerPacket> receive(int socket, int timeout_ms) {
+  pollfd fd{socket, POLLIN, 0};
+  int ready;
+  while ((ready = ::poll(&fd, 1, timeout_ms)) < 0 && errno == EINTR) {
+  }
+  if (ready <= 0) return std::nullopt;
+  ForkServerPacket packet;
+  ssize_t n;
+  while ((n = ::recv(socket, &packet, sizeof packet, 0)) < 0 && errno == EINTR) {
+  }
+  if (n != static_cast<ssize_t>(sizeof packet) || packet.magic != kForkServerMagic) return std::nullopt;
+  packet.text[sizeof packet.text - 1] = '\0';
+  return packet;
+}
+
+void stop_process(pid_t pid) {
+  if (pid <= 0) return;
+  ::kill(-pid, SIGKILL);
+  ::kill(pid, SIGKILL);
+  while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+  }
+}
+
+}  // namespace
+
+std::optional<ForkServer> ForkServer::start(const LaunchTarget& target, int cpu, std::chrono::duration<double> timeout,
+                                            std::string* why_not) {
+  int sockets[2];
+  if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sockets) != 0) {
+    *why_not = std::string("socketpair failed: ") + std::strerror(errno);
+    return std::nullopt;
+  }
+  LaunchOptions options;
+  options.cpu = cpu;
+  const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  options.output_fd = null_fd;  // the server itself prints nothing; each run gets its own output
+  pid_t pid = -1;
+  try {
+    pid = launch_process(target, sockets[1], nullptr, options);
+  } catch (...) {
+    ::close(sockets[0]);
+    ::close(sockets[1]);
+    if (null_fd >= 0) ::close(null_fd);
+    throw;
+  }
+  ::close(sockets[1]);
+  if (null_fd >= 0) ::close(null_fd);
+  ForkServer server(pid, sockets[0]);
+  const int timeout_ms = static_cast<int>(std::chrono::duration<double, std::milli>(timeout).count());
+  const std::optional<ForkServerPacket> hello = receive(server.socket_, timeout_ms);
+  if (!hello || hello->kind != ForkServerMessage::Hello) {
+    *why_not = "the test did not start as a fork server";
+    return std::nullopt;
+  }
+  if (!hello->ok) {
+    *why_not = hello->text;
+    return std::nullopt;
+  }
+  return server;
+}
+
+ForkServer::ForkServer(ForkServer&& other) noexcept : pid_(other.pid_), socket_(other.socket_) {
+  other.pid_ = -1;
+  other.socket_ = -1;
+}
+
+ForkServer::~ForkServer() {
+  if (socket_ >= 0) ::close(socket_);  // the server reads end of file and exits
+  stop_process(pid_);
+}
+
+pid_t ForkServer::launch(RunRecordRegion& region, int output_fd) {
+  ForkServerPacket packet;
+  packet.kind = ForkServerMessage::Run;
+  iovec iov{&packet, sizeof packet};
+  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
+  msghdr message{};
+  message.msg_iov = &iov;
+  message.msg_iovlen = 1;
+  message.msg_control = control;
+  message.msg_controllen = sizeof control;
+  cmsghdr* header = CMSG_FIRSTHDR(&message);
+  header->cmsg_level = SOL_SOCKET;
+  header->cmsg_type = SCM_RIGHTS;
+  header->cmsg_len = CMSG_LEN(2 * sizeof(int));
+  const int fds[2] = {region.fd(), output_fd};
+  std::memcpy(CMSG_DATA(header), fds, sizeof fds);
+  ssize_t n;
+  while ((n = ::sendmsg(socket_, &message, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+  }
+  if (n != static_cast<ssize_t>(sizeof packet)) server_gone("is gone");
+  const std::optional<ForkServerPacket> reply = receive(socket_, -1);
+  if (!reply) server_gone("is gone");
+  if (reply->kind == ForkServerMessage::Failed) {
+    errno = reply->value;
+    throw DriverError(ExitCode::Internal, std::string("fork failed in the fork server: ") + std::strerror(errno));
+  }
+  if (reply->kind != ForkServerMessage::Started || reply->value <= 0) server_gone("sent an unexpected message");
+  return static_cast<pid_t>(reply->value);
+}
+
+int ForkServer::wait_status() {
+  const std::optional<ForkServerPacket> reply = receive(socket_, -1);
+  if (!reply || reply->kind != ForkServerMessage::Ended) server_gone("did not report how a run ended");
+  return reply->value;
+}
+
+}  // namespace ctrlsched::driver
