@@ -88,11 +88,23 @@ LocalizeSettings localize_settings(const Options& o, unsigned jobs) {
   return s;
 }
 
+// The options besides the handle that a replay needs to judge a run as this run did.
+std::vector<std::string> replay_options(const CommandLine& cl) {
+  std::vector<std::string> words;
+  if (cl.given.pass_exit_codes) {
+    std::string list;
+    for (int code : *cl.options.pass_exit_codes) list += (list.empty() ? "" : ",") + std::to_string(code);
+    words.push_back("--pass-exit-codes=" + list);
+  }
+  if (cl.options.private_cwd) words.push_back("--private-cwd");
+  return words;
+}
+
 }  // namespace
 
 ExitCode run_seeds(const CommandLine& cl) {
   const Options& o = cl.options;
-  const LaunchTarget target = prepare_launch(cl.target, cl.args);
+  const LaunchTarget target = prepare_launch(cl.target, cl.args, cl.options.private_cwd);
   std::ofstream json_out;
   if (o.json) {  // open it now: a typo in the path should not cost a whole exploration
     json_out.open(*o.json, std::ios::trunc);
@@ -114,7 +126,7 @@ ExitCode run_seeds(const CommandLine& cl) {
   header.seeds_requested = *o.seeds;
   header.stop_after = o.stop_after;
   header.jobs = o.jobs ? static_cast<unsigned>(*o.jobs) : default_jobs();
-  header.test = TestCommand{cl.target, cl.args};
+  header.test = TestCommand{cl.target, cl.args, replay_options(cl)};
   header.spec = spec_from_options(o);
   if (header.spec.strategy == StrategyKind::Pct && header.spec.pct_steps == 0) {
     header.spec.pct_steps = calibrate_pct_steps(target, header.spec, *o.timeout, cl.target);
@@ -127,6 +139,7 @@ ExitCode run_seeds(const CommandLine& cl) {
   std::optional<LocalizationData> localization_data;
   if (o.localize) localization_data.emplace(static_cast<std::size_t>(*o.seeds));
   context.timeout_seconds = *o.timeout;
+  context.passing_exit_codes = *o.pass_exit_codes;
   context.symbolize = symbolizer.function();
 
   SeedsLoopSettings loop;

@@ -122,6 +122,10 @@ pid_t launch_child(const LaunchTarget& target, RunRecordRegion& region, const La
   RunRecord* record = &region.record();
   const int record_fd = region.fd();
   const int trace_fd = options.trace_fd;
+  const char* cwd = options.cwd;
+  // A relative program path would be looked up in the new working directory.
+  const std::string exec_path =
+      cwd && !target.path.starts_with('/') ? (std::filesystem::current_path() / target.path).string() : target.path;
 
   const pid_t pid = ::fork();
   if (pid < 0) throw DriverError(ExitCode::Internal, std::string("fork failed: ") + std::strerror(errno));
@@ -149,16 +153,19 @@ pid_t launch_child(const LaunchTarget& target, RunRecordRegion& region, const La
     // The descriptors the shim must inherit (both were created close-on-exec).
     ::fcntl(record_fd, F_SETFD, 0);
     if (trace_fd >= 0) ::fcntl(trace_fd, F_SETFD, 0);
+    if (cwd && ::chdir(cwd) != 0) ::_exit(127);
     record->owner_pid = ::getpid();
-    ::execve(target.path.c_str(), argv.data(), envp.data());
+    ::execve(exec_path.c_str(), argv.data(), envp.data());
     ::_exit(127);
   }
   ::setpgid(pid, pid);  // also from the parent, so kill(-pid) works even before the child ran
   return pid;
 }
 
-LaunchTarget prepare_launch(const std::string& target_name, const std::vector<std::string>& args) {
+LaunchTarget prepare_launch(const std::string& target_name, const std::vector<std::string>& args,
+                            bool private_cwd) {
   LaunchTarget target;
+  target.private_cwd = private_cwd;
   target.path = check_target(target_name);
   target.shim_path = locate_shim();
   target.argv.push_back(target_name);

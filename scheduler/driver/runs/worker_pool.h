@@ -17,6 +17,7 @@
 #include "ctrlsched/run_record.h"
 #include "runs/capture_file.h"
 #include "runs/child_launch.h"
+#include "runs/private_directory.h"
 #include "runs/run_record_region.h"
 #include "runs/run_result.h"
 
@@ -58,6 +59,7 @@ class WorkerPool {
   struct Slot {
     std::optional<CaptureFile> capture;
     std::optional<RunRecordRegion> region;
+    std::optional<PrivateDirectory> cwd;  // --private-cwd: this run's working directory
     pid_t pid = -1;
     int pidfd = -1;
     std::uint64_t index = 0;
