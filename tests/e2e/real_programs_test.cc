@@ -1,7 +1,9 @@
 // Real multi-threaded programs from Debian under ctrlsched: `zstd -T2` and `xz -T2` compress a
 // generated 1 MB file for a few seeds each (replay --seed, whose stdout is the test's own), and
-// the compressed bytes must equal the native run's, byte for byte; `sort --parallel=2` likewise.
-// Each tool that is not installed is skipped with a message (.ci/install-deps installs them).
+// the compressed bytes must equal the native run's, byte for byte. Each tool that is not
+// installed is skipped with a message (.ci/install-deps installs them).
+// Not `sort --parallel=2`: it sizes its thread pool by the CPUs it may run on, and ctrlsched pins
+// each test process to one CPU, so under ctrlsched it runs single-threaded.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -74,9 +76,10 @@ void check_identical(const std::string& tool, std::vector<std::string> args, int
     const Process under = run_replay(dir, how, path, args, 180);
     INFO(tool << " seed " << seed << "\n" << under.describe(200));
     CHECK(under.exit_code == 0);
-    // The replay's own summary lines follow the test's output.
-    REQUIRE(under.out.size() >= native.out.size());
-    CHECK(under.out.compare(0, native.out.size(), native.out) == 0);
+    // The replay prints one header line, then the test's output, then its own summary lines.
+    const std::size_t start = under.out.find('\n') + 1;
+    REQUIRE(under.out.size() >= start + native.out.size());
+    CHECK(under.out.compare(start, native.out.size(), native.out) == 0);
   }
   // And as seeds: every seed passes.
   const SeedsRun r = run_seeds(dir, path, {"--seeds", std::to_string(seeds), "-j2", "--timeout", "60"}, args, 300);
@@ -95,8 +98,4 @@ TEST_CASE("zstd -T2 under ctrlsched compresses byte-identically to the native ru
 TEST_CASE("xz -T2 under ctrlsched compresses byte-identically to the native run", "[real_programs]") {
   // A small block size so the 1 MB input is split into blocks the two threads share.
   check_identical("xz", {"-T2", "--block-size=262144", "-c"}, 3);
-}
-
-TEST_CASE("sort --parallel=2 under ctrlsched sorts byte-identically to the native run", "[real_programs]") {
-  check_identical("sort", {"--parallel=2", "-S", "256K"}, 3);
 }
