@@ -195,6 +195,8 @@ TEST_CASE("bad schedule files and bad handles: exit code 5 and one line", "[erro
       {"handle with a pct depth of 0", {"replay", "5:pct:d0:k10", t}, 5, "5:pct:d0:k10"},
       {"handle with an unknown field", {"replay", "5:random:zz9", t}, 5, "5:random:zz9"},
       {"empty handle", {"replay", ":", t}, 5, ""},
+      // Found by fuzzing: control characters in the quoted input are escaped, one line.
+      {"handle with a newline", {"replay", "a\nndom:bp2", t}, 5, "bad handle 'a\\\\nndom:bp2'"},  // regex: a literal backslash
   };
   for (const BadInput& bad : cases) check_error(dir, bad);
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/error_line.h"
 #include "cli/help.h"
 #include "cli/signals.h"
 #include "exit_codes.h"
@@ -44,7 +45,7 @@ void ensure_standard_descriptors() {
 
 int report(ExitCode code, const std::string& message) {
   std::fflush(stdout);
-  std::fprintf(stderr, "ctrlsched: %s\n", message.c_str());
+  std::fprintf(stderr, "ctrlsched: %s\n", one_line(message).c_str());
   if (code == ExitCode::Usage) std::fprintf(stderr, "Try 'ctrlsched --help'.\n");
   return to_int(code);
 }

@@ -100,7 +100,7 @@ ExitCode run_replay(const CommandLine& cl) {
 
 ExitCode run_replay(const CommandLine& cl, ReplayPlan plan, const ReplayTracing* tracing) {
   const Options& o = cl.options;
-  const LaunchTarget target = prepare_launch(cl.target, cl.args);
+  const LaunchTarget target = prepare_launch(cl.target, cl.args, cl.options.private_cwd);
   if (plan.spec.strategy == StrategyKind::Pct && plan.spec.pct_steps == 0) {
     plan.spec.pct_steps = calibrate_pct_steps(target, plan.spec, *o.timeout, cl.target);
   }
@@ -129,6 +129,7 @@ ExitCode run_replay(const CommandLine& cl, ReplayPlan plan, const ReplayTracing*
   Symbolizer symbolizer;
   ClassifyContext context;
   context.timeout_seconds = *o.timeout;
+  context.passing_exit_codes = *o.pass_exit_codes;
   context.symbolize = symbolizer.function();
 
   struct Outcome {

@@ -97,12 +97,23 @@ LocalizeSettings localize_settings(const Options& o, unsigned jobs) {
 
 std::uint64_t seed_of(const RunResult& run) { return run.seed; }
 std::uint64_t seed_of(std::uint64_t seed) { return seed; }
+// The options besides the handle that a replay needs to judge a run as this run did.
+std::vector<std::string> replay_options(const CommandLine& cl) {
+  std::vector<std::string> words;
+  if (cl.given.pass_exit_codes) {
+    std::string list;
+    for (int code : *cl.options.pass_exit_codes) list += (list.empty() ? "" : ",") + std::to_string(code);
+    words.push_back("--pass-exit-codes=" + list);
+  }
+  if (cl.options.private_cwd) words.push_back("--private-cwd");
+  return words;
+}
 
 }  // namespace
 
 ExitCode run_seeds(const CommandLine& cl) {
   const Options& o = cl.options;
-  const LaunchTarget target = prepare_launch(cl.target, cl.args);
+  const LaunchTarget target = prepare_launch(cl.target, cl.args, cl.options.private_cwd);
   if (o.json) {  // check it now: a typo in the path should not cost a whole exploration
     if (const std::string problem = check_writable(*o.json); !problem.empty()) {
       usage_error("cannot write the --json file " + *o.json + ": " + problem);
@@ -125,7 +136,7 @@ ExitCode run_seeds(const CommandLine& cl) {
   header.seeds_requested = *o.seeds;
   header.stop_after = o.stop_after;
   header.jobs = o.jobs ? static_cast<unsigned>(*o.jobs) : default_jobs();
-  header.test = TestCommand{cl.target, cl.args};
+  header.test = TestCommand{cl.target, cl.args, replay_options(cl)};
   std::optional<Shard> shard;
   if (o.shard) {
     shard = resolve_shard(*o.shard, [](const std::string& name) -> std::optional<std::string> {
@@ -159,6 +170,7 @@ ExitCode run_seeds(const CommandLine& cl) {
   }
   if (o.localize) localization_data.emplace(static_cast<std::size_t>(loop.count));
   context.timeout_seconds = *o.timeout;
+  context.passing_exit_codes = *o.pass_exit_codes;
   context.symbolize = symbolizer.function();
 
   loop.spec = header.spec;

@@ -82,7 +82,7 @@ class Shrinker {
  public:
   Shrinker(const CommandLine& cl, ReplayPlan plan) : cl_(cl), plan_(std::move(plan)) {
     const Options& o = cl.options;
-    target_ = prepare_launch(cl.target, cl.args);
+    target_ = prepare_launch(cl.target, cl.args, o.private_cwd);
     if (plan_.spec.strategy == StrategyKind::Pct && plan_.spec.pct_steps == 0) {
       plan_.spec.pct_steps = calibrate_pct_steps(target_, plan_.spec, *o.timeout, cl.target);
     }
@@ -92,6 +92,7 @@ class Shrinker {
     pool_.timeout = std::chrono::duration<double>(*o.timeout);
     pool_.capture_output = true;
     context_.timeout_seconds = *o.timeout;
+    context_.passing_exit_codes = *o.pass_exit_codes;
     context_.symbolize = symbolizer_.function();
   }
 

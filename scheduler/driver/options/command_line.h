@@ -22,7 +22,7 @@
 
 namespace ctrlsched::driver {
 
-enum class OptionKind { Flag, Count, Number, Seconds, Path, Strategy, Points, Score, Procedure, Spectra };
+enum class OptionKind { Flag, Count, Number, Seconds, Path, Strategy, Points, Score, Procedure, Spectra, ExitCodes };
 enum class OptionScope { Seeds, Search, Replay, Spec, Trace, Common };
 
 // Localization choices (docs/localization.md).
@@ -41,6 +41,8 @@ template <> struct OptionValue<OptionKind::Points> { using type = std::optional<
 template <> struct OptionValue<OptionKind::Score> { using type = std::optional<ScoreKind>; };
 template <> struct OptionValue<OptionKind::Procedure> { using type = std::optional<LoconProcedure>; };
 template <> struct OptionValue<OptionKind::Spectra> { using type = std::optional<SpectraLevel>; };
+// Exit statuses 0-255, sorted, without repeats.
+template <> struct OptionValue<OptionKind::ExitCodes> { using type = std::optional<std::vector<int>>; };
 
 // One field per option; options with a default in the table always hold a value after parsing.
 struct Options {

@@ -4,6 +4,7 @@
 // error, never a silently different run. Defaults from the table go through the same parser.
 #include "options/command_line.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -42,6 +43,30 @@ std::uint64_t parse_whole(std::string_view name, std::string_view text) {
     usage_error(dashed(name) + " expects " + what + ", got '" + std::string(text) + "'");
   }
   return value;
+}
+
+// "0,6": exit statuses separated by commas, each a whole number from 0 to 255.
+std::vector<int> parse_exit_codes(std::string_view name, std::string_view text) {
+  std::vector<int> codes;
+  std::string_view rest = text;
+  for (;;) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    const bool digits_only = !item.empty() && item.size() <= 3 &&
+                             item.find_first_not_of("0123456789") == std::string_view::npos;
+    int code = 0;
+    if (digits_only) std::from_chars(item.data(), item.data() + item.size(), code);
+    if (!digits_only || code > 255) {
+      usage_error(dashed(name) + " expects exit statuses from 0 to 255 separated by commas, got '" +
+                  std::string(text) + "'");
+    }
+    codes.push_back(code);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  std::sort(codes.begin(), codes.end());
+  codes.erase(std::unique(codes.begin(), codes.end()), codes.end());
+  return codes;
 }
 
 template <OptionKind kind>
@@ -88,6 +113,8 @@ typename OptionValue<kind>::type parse_value(std::string_view name, std::string_
     if (text == "level1") return SpectraLevel::Level1;
     if (text == "level2") return SpectraLevel::Level2;
     usage_error(dashed(name) + " expects none, level1 or level2, got '" + std::string(text) + "'");
+  } else if constexpr (kind == OptionKind::ExitCodes) {
+    return parse_exit_codes(name, text);
   } else {
     if (text == "sync") return PointsMode::Sync;
     if (text == "accesses") return PointsMode::Accesses;

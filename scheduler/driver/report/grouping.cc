@@ -8,7 +8,9 @@
 namespace ctrlsched::driver {
 
 std::string replay_command(const std::string& handle, const TestCommand& test) {
-  std::vector<std::string> words = {"ctrlsched", "replay", handle, test.target};
+  std::vector<std::string> words = {"ctrlsched", "replay", handle};
+  words.insert(words.end(), test.replay_options.begin(), test.replay_options.end());
+  words.push_back(test.target);
   words.insert(words.end(), test.args.begin(), test.args.end());
   return shell_join(words);
 }

@@ -19,6 +19,9 @@ namespace ctrlsched::driver {
 struct TestCommand {
   std::string target;  // as written
   std::vector<std::string> args;
+  // Options a replay needs to judge the run the same way (--pass-exit-codes, --private-cwd),
+  // written after the handle.
+  std::vector<std::string> replay_options = {};
 };
 
 // "ctrlsched replay <handle> <target> <args...>", shell-quoted.

@@ -132,6 +132,10 @@ pid_t launch_process(const LaunchTarget& target, int record_fd, RunRecord* recor
   if (options.cpu >= 0) CPU_SET(options.cpu, &cpu_set);
   const pid_t parent = ::getpid();
   const int trace_fd = options.trace_fd;
+  const char* cwd = options.cwd;
+  // A relative program path would be looked up in the new working directory.
+  const std::string exec_path =
+      cwd && !target.path.starts_with('/') ? (std::filesystem::current_path() / target.path).string() : target.path;
 
   const pid_t pid = ::fork();
   if (pid < 0) throw DriverError(ExitCode::Internal, std::string("fork failed: ") + std::strerror(errno));
@@ -164,16 +168,19 @@ pid_t launch_process(const LaunchTarget& target, int record_fd, RunRecord* recor
     };
     inherit(record_fd, kChildRecordFd);
     if (trace_fd >= 0) inherit(trace_fd, kChildTraceFd);
+    if (cwd && ::chdir(cwd) != 0) ::_exit(127);
     if (record) record->owner_pid = ::getpid();
-    ::execve(target.path.c_str(), argv.data(), envp.data());
+    ::execve(exec_path.c_str(), argv.data(), envp.data());
     ::_exit(127);
   }
   ::setpgid(pid, pid);  // also from the parent, so kill(-pid) works even before the child ran
   return pid;
 }
 
-LaunchTarget prepare_launch(const std::string& target_name, const std::vector<std::string>& args) {
+LaunchTarget prepare_launch(const std::string& target_name, const std::vector<std::string>& args,
+                            bool private_cwd) {
   LaunchTarget target;
+  target.private_cwd = private_cwd;
   target.path = check_target(target_name);
   target.shim_path = locate_shim();
   target.argv.push_back(target_name);

@@ -37,16 +37,20 @@ struct LaunchTarget {
   std::string path;               // resolved path passed to execve
   std::vector<std::string> argv;  // argv[0] is the target as the user wrote it
   std::string shim_path;
+  // --private-cwd: each run starts in a fresh empty directory (private_directory.h).
+  bool private_cwd = false;
 };
 
 // Checks the target (target_check.h), finds the shim and builds what every run executes.
 // Throws DriverError.
-LaunchTarget prepare_launch(const std::string& target, const std::vector<std::string>& args);
+LaunchTarget prepare_launch(const std::string& target, const std::vector<std::string>& args,
+                            bool private_cwd = false);
 
 struct LaunchOptions {
   int output_fd = -1;  // receives stdout+stderr; -1: inherit ours (replay)
   int cpu = -1;        // pin to this CPU; -1: leave the affinity alone
   int trace_fd = -1;   // the trace region's memfd (ctrlsched trace); inherited by the child only
+  const char* cwd = nullptr;  // the child's working directory; nullptr: ours
 };
 
 // Forks and execs the target with `region` as its run record. Returns the child's pid (which is

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -16,6 +17,11 @@ std::string seconds_text(double seconds) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%g", seconds);
   return buffer;
+}
+
+bool passes(const ClassifyContext& context, int status) {
+  return std::find(context.passing_exit_codes.begin(), context.passing_exit_codes.end(), status) !=
+         context.passing_exit_codes.end();
 }
 
 }  // namespace
@@ -55,6 +61,7 @@ Classification classify(const RunRecord& record, const ChildExit& exit, const Cl
     case ShimOutcome::Assertion: return fail(assertion_failure(record, context));
     case ShimOutcome::Signal: return fail(signal_failure(record, context));
     case ShimOutcome::Exit:
+      if (passes(context, record.exit_status)) return c;
       return fail(simple_failure(OutcomeKind::Exit, "exit status " + std::to_string(record.exit_status),
                          "exit|" + std::to_string(record.exit_status)));
     case ShimOutcome::Deadlock: return fail(deadlock_failure(record, context));
@@ -77,7 +84,7 @@ Classification classify(const RunRecord& record, const ChildExit& exit, const Cl
     const std::string name = signal_name(WTERMSIG(exit.wait_status));
     return fail(simple_failure(OutcomeKind::Signal, "killed by " + name, "signal|" + name));
   }
-  if (exited && status != 0) {
+  if (exited && !passes(context, status)) {
     return fail(simple_failure(OutcomeKind::Exit, "exit status " + std::to_string(status), "exit|" + std::to_string(status)));
   }
   return c;

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ctrlsched/run_record.h"
 #include "runs/run_result.h"
@@ -31,6 +32,9 @@ struct Classification {
 struct ClassifyContext {
   double timeout_seconds = 10;
   SymbolizeFn symbolize;  // empty: frames stay raw
+  // Exit statuses that count as passing (--pass-exit-codes); any other status, from the process
+  // or from exit() in a thread, is an Exit failure.
+  std::vector<int> passing_exit_codes{0};
 };
 
 Classification classify(const RunRecord& record, const ChildExit& exit, const ClassifyContext& context);

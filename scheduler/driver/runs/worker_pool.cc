@@ -76,6 +76,10 @@ void WorkerPool::launch(Slot& slot, std::uint64_t index, RunJob job) {
   launch_options.output_fd = slot.capture ? slot.capture->fd() : -1;
   launch_options.cpu = slot.cpu;
   launch_options.trace_fd = job.trace_fd;
+  if (target_.private_cwd) {
+    slot.cwd.emplace();
+    launch_options.cwd = slot.cwd->path().c_str();
+  }
   slot.pid = launch_child(target_, *slot.region, launch_options);
   register_child(slot.pid);
   slot.pidfd = pidfd_open(slot.pid);
@@ -121,6 +125,7 @@ void WorkerPool::kill_all() {
     ::kill(-slot.pid, SIGKILL);
     reap(slot);
     slot.region.reset();
+    slot.cwd.reset();
   }
 }
 
@@ -174,6 +179,7 @@ void WorkerPool::run(std::uint64_t count, const std::function<RunJob(std::uint64
                                      slot.capture ? &*slot.capture : nullptr};
           const bool go_on = on_done(finished);
           slot.region.reset();
+          slot.cwd.reset();
           if (!go_on) {
             stopping = true;
             kill_all();

@@ -18,6 +18,7 @@
 #include "runs/capture_file.h"
 #include "runs/child_launch.h"
 #include "runs/fork_server.h"
+#include "runs/private_directory.h"
 #include "runs/run_record_region.h"
 #include "runs/run_result.h"
 
@@ -63,6 +64,7 @@ class WorkerPool {
   struct Slot {
     std::optional<CaptureFile> capture;
     std::optional<RunRecordRegion> region;
+    std::optional<PrivateDirectory> cwd;  // --private-cwd: this run's working directory
     pid_t pid = -1;
     int pidfd = -1;
     std::uint64_t index = 0;
