@@ -43,6 +43,8 @@ WorkerPool::WorkerPool(LaunchTarget target, PoolOptions options)
 
 bool WorkerPool::serve(Slot& slot, const RunJob& job) {
   if (!options_.fork_server || fork_server_off_ || !slot.capture || job.trace_fd >= 0) return false;
+  // A served child inherits the server's working directory; a private one per run needs exec.
+  if (target_.private_cwd) return false;
   if (slot.server) return true;
   std::string why_not;
   if (std::optional<ForkServer> started = ForkServer::start(target_, slot.cpu, options_.timeout, &why_not)) {
