@@ -12,7 +12,7 @@ using ctrlsched::driver::one_line;
 TEST_CASE("one_line escapes control characters and keeps everything else") {
   CHECK(one_line("bad seed 'x' (expected a decimal number)") == "bad seed 'x' (expected a decimal number)");
   CHECK(one_line("a\nb\rc\td") == "a\\nb\\rc\\td");
-  CHECK(one_line(std::string("nul\0esc\x1b del\x7f", 15)) == "nul\\x00esc\\x1b del\\x7f");
+  CHECK(one_line(std::string("nul\0esc\x1b del\x7f", 13)) == "nul\\x00esc\\x1b del\\x7f");
   CHECK(one_line("caf\xc3\xa9") == "caf\xc3\xa9");  // UTF-8 stays readable
 }
 
