@@ -190,7 +190,7 @@ TEST_CASE("localize: the ground-truth rule of root_causes.txt", "[localize]") {
   const eval::Truth t = eval::Truth::parse(in);
   CHECK(t.examples() == std::vector<std::string>{"lost_update", "bandwidth_order"});
   const auto side = [](char access, int role, const std::string& file, int line) {
-    return eval::ReportedSide{access, role, file, line, std::string(1, access)};
+    return eval::ReportedSide{access, role, file, line};
   };
   // The whole pattern and each contiguous step of it.
   CHECK(t.is_true("lost_update", {side('R', 1, "lost_update.c", 28), side('W', 2, "lost_update.c", 28),

@@ -32,7 +32,7 @@ struct ReportedSide {
   ReportedSide() = default;
   // {access, role, file, line}: an access side, as the e2e tests write them.
   ReportedSide(char access_, int role_, std::string file_, int line_)
-      : access(access_), role(role_), file(std::move(file_)), line(line_) {}
+      : access(access_), role(role_), file(std::move(file_)), line(line_), kind(1, access_) {}
 
   char access = '?';  // 'R' or 'W' for memory accesses, '?' for synchronization sides
   int role = 0;
