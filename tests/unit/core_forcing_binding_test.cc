@@ -20,7 +20,7 @@ ForceDirective lost_update_triple(std::uint32_t hold_limit = 0) {
 }
 
 Candidate pending(ThreadId t, bool write, std::uint64_t site, bool owns_lock = false) {
-  return Candidate{t, false, write ? PendingKind::Write : PendingKind::Read, site, kX, owns_lock};
+  return Candidate{t, false, write ? PendingKind::Write : PendingKind::Read, site, kX, 0, owns_lock};
 }
 
 void perform(ForcingStrategy& s, ThreadId t, bool write, std::uint64_t site) {
@@ -92,7 +92,7 @@ TEST_CASE("forcing binding: a thread owning a lock someone waits for is not held
   bool t1_ran = false;
   for (std::uint64_t step = 1; step <= 40; ++step) {
     // T1 is about to unlock (no access pending) and owns the lock T2 waits for; T0 is busy.
-    const ThreadId chosen = decide(forcing, 0, {pending(0, false, kOther), Candidate{1, false, PendingKind::None, 0, 0, true}}, step);
+    const ThreadId chosen = decide(forcing, 0, {pending(0, false, kOther), Candidate{1, false, PendingKind::None, 0, 0, 0, true}}, step);
     t1_ran = t1_ran || chosen == 1;
   }
   CHECK(t1_ran);
@@ -100,7 +100,7 @@ TEST_CASE("forcing binding: a thread owning a lock someone waits for is not held
   CHECK(forcing.outcome().starvation_skips == 40);
   // Without the lock, T1 waits for its partner again.
   for (std::uint64_t step = 41; step <= 60; ++step) {
-    CHECK(decide(forcing, 0, {pending(0, false, kOther), Candidate{1, false, PendingKind::None, 0, 0, false}}, step) == 0);
+    CHECK(decide(forcing, 0, {pending(0, false, kOther), Candidate{1, false, PendingKind::None, 0, 0, 0, false}}, step) == 0);
   }
 }
 

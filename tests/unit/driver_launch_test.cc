@@ -25,7 +25,8 @@ TEST_CASE("the child environment preloads the shim and passes the record descrip
   CHECK(has(env, "LD_PRELOAD=/lib/shim.so"));
   CHECK(has(env, "CTRLSCHED_RECORD_FD=7"));
   CHECK(has(env, "GLIBC_TUNABLES=glibc.malloc.arena_max=1:glibc.malloc.tcache_count=0"));
-  CHECK(env.size() == 5);
+  CHECK(has(env, "CTRLSCHED_TRACE_FD=none"));  // said even when not tracing: same environment size in every mode
+  CHECK(env.size() == 6);
 }
 
 TEST_CASE("existing LD_PRELOAD and GLIBC_TUNABLES are kept; stale descriptors are dropped") {

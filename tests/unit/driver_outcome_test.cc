@@ -211,5 +211,6 @@ TEST_CASE("the watchdog note") {
   r->uncontrolled.syscall = 0;
   SET(r->uncontrolled.location.text, "/bin/t+0x40");
   CHECK(uncontrolled_note(*r, {}) ==
-        "the watchdog released T1, blocked outside the model in system call 0 at /bin/t+0x40 (2 times)");
+        "the watchdog released T1, blocked outside the model in system call 0 at /bin/t+0x40 (2 times): not "
+        "reproducible bit for bit, the released thread ran uncontrolled");
 }
