@@ -202,7 +202,7 @@ TEST_CASE("SIGTERM to ctrlsched kills its test processes, then ctrlsched dies of
   fs::copy_file(program("busy_forever"), spinner);
   Command c;
   c.cwd = dir.path();
-  c.argv = {ctrlsched_path(), "--seeds", "4", "-j2", "--strategy", "random", "--timeout", "60", "--no-save",
+  c.argv = {ctrlsched_path(), "--seeds", "4", "-j2", "--strategy", "random", "--timeout", "60", "--no-save", "--no-fork-server",
             spinner.string()};
   c.timeout_seconds = 60;
   Process p;

@@ -68,7 +68,10 @@ struct Expected {
 
 TEST_CASE("localize: the true pattern is Falcon's rank 1 and confirmed; a wrong candidate is not", "[localize]") {
   const std::vector<Expected> expected = {
-      {"lost_update", "I", true, false, true},  // W1-R2 (store, then the assertion's read): refuted 2/20, at baseline
+      // Locon's first pair W@28→W@28 (T2's store, then T1's stale one) is a step of the true
+      // pattern; bound to the reference run's threads it is confirmed. Falcon's wrong W1-R2 (store,
+      // then the assertion's read) is refuted at the baseline.
+      {"lost_update", "I", true, true, true},
       {"check_then_act", "I", true, false, true},
       {"order_violation", "II", false, true, true},
       {"bandwidth_order", "II", false, true, true},
@@ -109,7 +112,12 @@ TEST_CASE("localize: the true pattern is Falcon's rank 1 and confirmed; a wrong 
         ++wrong_forced;
         CHECK(p.at("confirmation").at("verdict") != "confirmed");
         wrong_refuted += p.at("confirmation").at("verdict") == "refuted";
-        if (p.at("confirmation").at("verdict") == "refuted") CHECK(p.at("confirmation").at("failed") == 0);
+        // Refuted (docs/forcing.md): the order completed in enough runs and they failed
+        // significantly less often than half of the time, never above the baseline.
+        if (p.at("confirmation").at("verdict") == "refuted") {
+          CHECK(p.at("confirmation").at("completed").get<int>() > 0);
+          CHECK(p.at("confirmation").at("failed").get<int>() * 2 < p.at("confirmation").at("completed").get<int>());
+        }
       }
       CHECK(wrong_forced >= 1);
       CHECK((wrong_refuted > 0) == e.wrong_refuted);
