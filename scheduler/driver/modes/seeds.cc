@@ -119,7 +119,7 @@ ExitCode run_seeds(const CommandLine& cl) {
       usage_error("cannot write the --json file " + *o.json + ": " + problem);
     }
   }
-  ReportFiles report_files(o);  // --sarif, --junit
+  ReportFiles report_files(o);  // --sarif, --junit, --html
   const ScheduleStore store(*o.save_schedules);
   bool saving = !o.no_save;
   if (saving) {
@@ -255,12 +255,12 @@ ExitCode run_seeds(const CommandLine& cl) {
       warn("writing the --json file " + *o.json + " failed: " + problem);
     }
   }
-  std::vector<std::optional<ThreadFlow>> flows;
+  TracedGroups traced;
   // An interrupted run starts no traced reruns: the user asked it to stop.
   if (report_files.wants_thread_flows() && !header.interrupted) {
-    flows = trace_group_flows(target, report, *o.timeout, cl.target);
+    traced = trace_groups(target, report, *o.timeout, cl.target, report_files.wants_timelines());
   }
-  report_files.write(report, flows, json.contains("localization") ? json["localization"] : nlohmann::ordered_json());
+  report_files.write(report, traced, json.contains("localization") ? json["localization"] : nlohmann::ordered_json());
   // Everything the finished seeds found is out; now die of the signal like any interrupted command.
   if (header.interrupted) throw Interrupted();
   return report.failures() > 0 ? ExitCode::Failures : ExitCode::Ok;
