@@ -19,7 +19,7 @@
 #                   must print a replay command and no error line, whatever its exit code.
 #   REPORTS         also write the reports of every run of the test into <dir> (relative: to the
 #                   current binary directory; created at configure time): <name>.json (--json),
-#                   <name>.sarif (--sarif) and <name>.junit.xml (--junit), where <name> is NAME
+#                   <name>.sarif (--sarif), <name>.junit.xml (--junit) and <name>.html (--html), where <name> is NAME
 #                   with every character but letters, digits, '.', '_' and '-' replaced by '_'.
 # The test carries the label `ctrlsched` plus LABELS.
 include_guard(GLOBAL)
@@ -96,7 +96,8 @@ function(ctrlsched_add_test)
     string(REGEX REPLACE "[^A-Za-z0-9._-]" "_" _report_name "${ARG_NAME}")
     list(APPEND _options --json ${_reports_dir}/${_report_name}.json
                          --sarif ${_reports_dir}/${_report_name}.sarif
-                         --junit ${_reports_dir}/${_report_name}.junit.xml)
+                         --junit ${_reports_dir}/${_report_name}.junit.xml
+                         --html ${_reports_dir}/${_report_name}.html)
   endif()
   add_test(NAME ${ARG_NAME}
     COMMAND $<TARGET_FILE:ctrlsched::ctrlsched> ${_options} ${ARG_OPTIONS} -- $<TARGET_FILE:${ARG_TARGET}> ${ARG_ARGS})

@@ -54,7 +54,7 @@ else()
   endforeach()
 endif()
 
-# REPORTS <dir>: the three report options, into <dir> under the binary directory (created), the
+# REPORTS <dir>: the four report options, into <dir> under the binary directory (created), the
 # file names from NAME with '/' and ' ' made safe.
 configure_case(reports _rc _out)
 if(NOT _rc EQUAL 0)
@@ -62,7 +62,7 @@ if(NOT _rc EQUAL 0)
 else()
   file(READ ${WORK_DIR}/reports/CTestTestfile.cmake _tests)
   set(_dir ${WORK_DIR}/reports/out)
-  set(_expected "\"--quiet\" \"--json\" \"${_dir}/with_reports_1.json\" \"--sarif\" \"${_dir}/with_reports_1.sarif\" \"--junit\" \"${_dir}/with_reports_1.junit.xml\" \"--\"")
+  set(_expected "\"--quiet\" \"--json\" \"${_dir}/with_reports_1.json\" \"--sarif\" \"${_dir}/with_reports_1.sarif\" \"--junit\" \"${_dir}/with_reports_1.junit.xml\" \"--html\" \"${_dir}/with_reports_1.html\" \"--\"")
   string(FIND "${_tests}" "${_expected}" _at)
   if(_at EQUAL -1)
     string(APPEND _problems "reports: CTestTestfile.cmake lacks ${_expected}:\n${_tests}\n")
