@@ -84,7 +84,7 @@ Json timeline_json(const GroupTimeline& traced, const FailureGroup& group, const
   }
   Json blocked = Json::array();
   if (group.kind == OutcomeKind::Deadlock) {
-    for (const BlockedThread& b : t.blocked_at_end) {
+    for (const BlockedAtEnd& b : t.blocked_at_end) {
       blocked.push_back(Json{{"thread", b.thread},
                              {"step", b.step},
                              {"waits_for", b.waits_for},

@@ -55,7 +55,7 @@ std::vector<bool> preemptions(const localize::Trace& trace, std::span<const Swit
 
 // The threads whose last event is a block, with the holder of what they wait for: the last
 // thread that acquired the object and did not release it since.
-std::vector<BlockedThread> blocked_at_end(const localize::Trace& trace, const std::vector<std::size_t>& step_of_event) {
+std::vector<BlockedAtEnd> blocked_at_end(const localize::Trace& trace, const std::vector<std::size_t>& step_of_event) {
   struct Last {
     std::size_t event = 0;
     bool blocked = false;
@@ -73,11 +73,11 @@ std::vector<BlockedThread> blocked_at_end(const localize::Trace& trace, const st
       if (it != holder.end() && it->second.first == e.thread) holder.erase(it);
     }
   }
-  std::vector<BlockedThread> blocked;
+  std::vector<BlockedAtEnd> blocked;
   for (const auto& [thread, l] : last) {
     if (!l.blocked || step_of_event[l.event] == kNoStep) continue;
     const TraceEvent& e = trace.events[l.event];
-    BlockedThread b;
+    BlockedAtEnd b;
     b.thread = thread;
     b.step = step_of_event[l.event];
     if (is_join(e)) {

@@ -45,7 +45,7 @@ struct TimelineStep {
 };
 
 // A thread waiting when the run ended.
-struct BlockedThread {
+struct BlockedAtEnd {
   std::uint32_t thread = 0;
   std::size_t step = 0;                   // its last step: the block
   std::string waits_for;                  // "mutex", "join T2", ...
@@ -59,7 +59,7 @@ struct Timeline {
   std::vector<TimelinePlace> places;
   std::vector<TimelineStep> steps;
   bool truncated = false;  // more steps than the limit, or the trace itself was cut short
-  std::vector<BlockedThread> blocked_at_end;
+  std::vector<BlockedAtEnd> blocked_at_end;
 };
 
 // At most `limit` steps.
