@@ -112,7 +112,7 @@ def by_id(root, ident):
 def run_ctrlsched(ctrlsched, work, name, target, options):
     paths = {"json": os.path.join(work, name + ".json"), "html": os.path.join(work, name + ".html")}
     command = [ctrlsched, "--quiet", "--json", paths["json"], "--html", paths["html"], *options, "--", target]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=work)
     if done.returncode != 1:
         sys.exit(f"{name}: expected exit 1 (failures), got {done.returncode}: {' '.join(command)}\n"
                  f"{done.stderr}{done.stdout[-2000:]}")
