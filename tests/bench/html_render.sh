@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 # One seed of the random strategy (a switch at about every other point: the most rows), which
 # fails on purpose so that its run is traced and drawn.
 "$build/bin/ctrlsched" --quiet --seeds 1 --strategy random --html "$work/run.html" \
-  -- "$build/bin/bench_long_interleaving" "$threads" "$iterations" >/dev/null || true
+  -- "$build/bin/long_interleaving" "$threads" "$iterations" >/dev/null || true
 [ -s "$work/run.html" ] || { echo "html_render.sh: no report written" >&2; exit 1; }
 
 ready=()

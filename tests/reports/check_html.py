@@ -1,22 +1,26 @@
 #!/usr/bin/env python3
-"""The --html report in a real headless browser (registered as e2e.reports.html).
+"""The --html report in a real headless browser (registered as e2e.reports.html.<check>).
 
-  check_html.py CTRLSCHED WORK ABBA_DEADLOCK LOST_UPDATE_INSTRUMENTED HTML_ESCAPE
+  check_html.py deadlock|pattern|escaping|large CTRLSCHED WORK TARGET
 
-Runs the real `ctrlsched` with --json and --html on three programs, loads each page in Debian's
-`chromium` (--headless --dump-dom: the page's script runs, then the DOM it built is printed) and
-checks what the page drew against the JSON report of the same run:
-  - every page: its script finished (the status element it fills says "done"), caught no error,
-    and the browser logged no console message (an uncaught error, a blocked request);
-  - one lane per thread of the first failing run;
-  - abba_deadlock: the deadlocked threads' blocking steps and the steps that took the awaited
-    locks are highlighted;
-  - lost_update (--localize): the confirmed pattern's accesses are highlighted, one step per
-    access, each at the access's site with its role label, and the pattern's row is marked;
-  - html_escape: a test printing <script> and <img onerror> markup into its output and its
-    assertion message cannot run code in the page (the injected code would set document.title
-    and an attribute on <html>); the markup is shown as text. The same page with the data's
-    escaping undone must let the injected code run, so the check cannot pass by not looking.
+Each check runs the real `ctrlsched` with --json and --html on its program, loads the page in
+Debian's `chromium` (--headless --dump-dom: the page's script runs, then the DOM it built is
+printed) and checks what the page drew against the JSON report of the same run. Every page: its
+script finished (the status element it fills says "done") without an error, and the browser
+logged no console message (an uncaught error, a request the page's policy blocked).
+  deadlock  abba_deadlock: one lane per thread of the first failing run; the deadlocked threads'
+            blocks and the steps that took the locks they wait for are highlighted.
+  pattern   lost_update_instrumented --localize: one lane per thread; the confirmed pattern's
+            accesses are highlighted, one step per access at its site with its role label, roles
+            on distinct threads, and the pattern's row in the table is marked.
+  escaping  html_escape: a test printing <script> and <img onerror> markup into its output and
+            its assertion message cannot run code in the page (the injected code would set
+            document.title and an attribute on <html>); the markup is shown as text. The same
+            page with the data's escaping undone must let the injected code run, so the check
+            cannot pass by not looking.
+  large     long_interleaving, about 7,500 steps: the page draws within its row budget, with the
+            failure point, folded stretches and undrawn rows; a script appended to a copy of the
+            page clicks a fold and a gap, which must draw more rows, in step order.
 Exits 77 (CTest: skipped) with a message when no chromium is installed.
 """
 import html.parser
@@ -109,9 +113,9 @@ def by_id(root, ident):
     return next(root.find_all(lambda n: n.attrs.get("id") == ident), None)
 
 
-def run_ctrlsched(ctrlsched, work, name, target, options):
+def run_ctrlsched(ctrlsched, work, name, target, options, args=()):
     paths = {"json": os.path.join(work, name + ".json"), "html": os.path.join(work, name + ".html")}
-    command = [ctrlsched, "--quiet", "--json", paths["json"], "--html", paths["html"], *options, "--", target]
+    command = [ctrlsched, "--quiet", "--json", paths["json"], "--html", paths["html"], *options, "--", target, *args]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=work)
     if done.returncode != 1:
         sys.exit(f"{name}: expected exit 1 (failures), got {done.returncode}: {' '.join(command)}\n"
@@ -237,19 +241,82 @@ def check_escaping(chromium, ctrlsched, work, target):
     check(injected(root), "html_escape: with the escaping undone the injected code did not run: the check sees nothing")
 
 
+# Appended to a copy of the page (its policy allows inline scripts): expands the first fold and
+# the first gap of the first timeline the way a click does and records what was drawn.
+EXPAND_SCRIPT = """<script>
+(function () {
+  var box = document.querySelector('.timeline[data-group="0"]');
+  function rows() { return box.querySelectorAll('.trow').length; }
+  var counts = [rows()];
+  var fold = box.querySelector('.trow.fold button');
+  if (fold) fold.click();
+  counts.push(rows());
+  var gap = box.querySelector('.trow.gap button');
+  if (gap) gap.click();
+  counts.push(rows());
+  var steps = Array.prototype.map.call(box.querySelectorAll('.trow[data-step]'),
+                                       function (r) { return Number(r.getAttribute('data-step')); });
+  var ordered = steps.every(function (s, i) { return i === 0 || s > steps[i - 1]; });
+  var out = document.createElement('div');
+  out.id = 'expand-results';
+  out.setAttribute('data-rows', counts.join(','));
+  out.setAttribute('data-fold', fold ? '1' : '0');
+  out.setAttribute('data-gap', gap ? '1' : '0');
+  out.setAttribute('data-ordered', ordered ? '1' : '0');
+  document.body.appendChild(out);
+})();
+</script>
+"""
+
+
+def check_large(chromium, ctrlsched, work, target):
+    # Random scheduling: a switch at about every other step, so more rows than the budget.
+    _, page = run_ctrlsched(ctrlsched, work, "long_interleaving", target, ["--seeds", "1", "--strategy", "random"],
+                            ["2", "1500"])
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    expanding = os.path.join(work, "long_interleaving.expand.html")
+    with open(expanding, "w", encoding="utf-8") as f:
+        f.write(text.replace("</body>", EXPAND_SCRIPT + "</body>"))
+    root, console = load(chromium, expanding, work)
+    check(not console, "long_interleaving: the browser logged console messages:\n" + "\n".join(console))
+    status = by_id(root, "ctrlsched-status")
+    check(status is not None and status.attrs.get("data-state") == "done" and status.attrs.get("data-errors") == "0",
+          f"long_interleaving: the page's script did not finish cleanly ({status.attrs if status else None})")
+    timeline = next(root.find_all(lambda n: "timeline" in n.classes() and n.attrs.get("data-group") == "0"), None)
+    if not check(timeline is not None, "long_interleaving: no timeline drawn"):
+        return
+    steps = int(timeline.attrs.get("data-steps", "0"))
+    drawn = int(timeline.attrs.get("data-rows", "0"))
+    check(steps > 3000, f"long_interleaving: only {steps} steps")
+    check(0 < drawn <= 1500 + 7 * 3, f"long_interleaving: {drawn} rows drawn at first for {steps} steps")
+    check(any("hl-failure" in n.classes() for n in timeline.find_all(lambda n: True)),
+          "long_interleaving: the failure point at the end of the run is not drawn")
+    results = by_id(root, "expand-results")
+    if not check(results is not None, "long_interleaving: the appended script did not run"):
+        return
+    counts = [int(c) for c in results.attrs["data-rows"].split(",")]
+    check(results.attrs["data-fold"] == "1", "long_interleaving: no folded stretch")
+    check(results.attrs["data-gap"] == "1", "long_interleaving: no undrawn rows beyond the budget")
+    check(counts[1] > counts[0], f"long_interleaving: expanding a fold drew no rows ({counts})")
+    check(counts[2] > counts[1], f"long_interleaving: drawing a gap drew no rows ({counts})")
+    check(results.attrs["data-ordered"] == "1", "long_interleaving: rows are not in step order after expanding")
+
+
+CHECKS = {"deadlock": check_deadlock, "pattern": check_pattern, "escaping": check_escaping, "large": check_large}
+
+
 def main():
-    if len(sys.argv) != 6:
+    if len(sys.argv) != 5 or sys.argv[1] not in CHECKS:
         sys.exit(__doc__)
-    ctrlsched, work, abba_deadlock, lost_update, html_escape = sys.argv[1:]
+    kind, ctrlsched, work, target = sys.argv[1:]
     chromium = chromium_binary()
     if not chromium:
         print("SKIP: chromium not found (apt-get install chromium, as .ci/install-deps does, or set CTRLSCHED_CHROMIUM)")
         sys.exit(SKIP)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    check_deadlock(chromium, ctrlsched, work, abba_deadlock)
-    check_pattern(chromium, ctrlsched, work, lost_update)
-    check_escaping(chromium, ctrlsched, work, html_escape)
+    CHECKS[kind](chromium, ctrlsched, work, target)
     if problems:
         sys.exit("problems:\n" + "\n".join(problems))
     print("ok")

@@ -1,8 +1,8 @@
-/* A long run for the HTML report's render benchmark (html_render.sh): THREADS threads (default 4)
+/* A long run for the HTML report: its folds and row budget in e2e.reports.html (check_html.py)
+ * and its render time (tests/bench/html_render.sh). THREADS threads (default 4)
  * each take a mutex ITERATIONS times (default 12500) around a shared counter, so the traced run
  * has about THREADS * ITERATIONS * 2 timeline steps (a lock and an unlock on different lines),
  * then main's assertion fails on purpose so that ctrlsched reports a group and draws its run. */
-#undef NDEBUG
 #include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
