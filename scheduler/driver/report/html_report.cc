@@ -146,10 +146,13 @@ nlohmann::ordered_json html_data(const Report& report, std::span<const std::opti
       json["timeline_note"] = nullptr;
     } else {
       json["timeline"] = nullptr;
-      json["timeline_note"] = g < timelines.size()
-                                  ? "the traced rerun of this seed did not follow the same schedule (the test is not "
-                                    "deterministic), so no interleaving is shown"
-                                  : "only the first groups are traced; replay the seed with `ctrlsched trace` to see it";
+      json["timeline_note"] =
+          g < timelines.size()  ? "the traced rerun of this seed did not follow the same schedule (the test is not "
+                                  "deterministic), so no interleaving is shown"
+          : timelines.empty()   ? "no interleaving was traced (an interrupted run starts no traced reruns); "
+                                  "`ctrlsched trace` with the handle above records it"
+                                : "only the first groups are traced; `ctrlsched trace` with the handle above records "
+                                  "this one";
     }
     groups.push_back(std::move(json));
   }

@@ -1,7 +1,8 @@
 // report/ — what the user reads about runs: the report of a seeds run and how it is rendered.
 //
 // Owns: the Report value (this file), failure groups and their replay commands (grouping), the
-// text summary and the JSON report, the progress line, symbolization with libdw (symbolizer),
+// text summary and the JSON report, the SARIF, JUnit and HTML reports (with the traced steps
+// behind them: thread_flow, timeline), the progress line, symbolization with libdw (symbolizer),
 // shell quoting of printed commands, and the readable interleaving of a shrunk run.
 // May call: runs/ (its RunResult values) and the policy core. Renderers are pure functions of
 // their values: they start no process and read no run record.
