@@ -45,7 +45,7 @@ details > summary { cursor: pointer; margin: 6px 0; }
 .legend .l-dead::before { background: var(--deadbg); border-color: var(--dead); } .legend .l-held::before { background: var(--heldbg); border-color: var(--held); }
 .jump { font-size: 12.5px; margin: 4px 0 8px; } .jump a { margin-right: 10px; }
 .timeline { border: 1px solid var(--line); border-radius: 4px; overflow: auto; max-height: 75vh; }
-.trow { display: grid; min-width: max-content; }
+.trow { display: grid; }
 .trow > div { padding: 1px 6px; border-right: 1px solid #eef1f4; min-height: 20px; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
 .thead { position: sticky; top: 0; z-index: 2; background: #eef2f6; font-weight: 600; border-bottom: 1px solid var(--line); }
 .stepno { color: var(--muted); text-align: right; font-family: ui-monospace, monospace; font-size: 11.5px; }
@@ -53,7 +53,7 @@ details > summary { cursor: pointer; margin: 6px 0; }
 .cell .what { font-weight: 600; margin-right: 6px; } .cell .where { font-family: ui-monospace, monospace; font-size: 12px; } .cell .fn { color: var(--muted); margin-left: 6px; }
 .trow.switch > div { border-top: 2px solid #1565c0; }
 .trow.preempt > div { border-top: 3px solid var(--warn); }
-.mark { font-size: 11px; font-weight: 600; margin-left: 4px; }
+.mark { font-size: 11px; font-weight: 600; margin-right: 6px; }
 .mark.preempt { color: var(--warn); } .mark.switch { color: #1565c0; }
 .cell.blocked { background: repeating-linear-gradient(45deg, #eceff1, #eceff1 3px, #cfd8dc 3px, #cfd8dc 6px); }
 .cell.blocks { background: #eceff1; }
@@ -280,9 +280,13 @@ function drawTimeline(parent, group, groupIndex) {
   var jumpBox = jumps.length ? add(parent, el('div', 'jump')) : null;
   var box = add(parent, el('div', 'timeline'));
   box.setAttribute('data-group', String(groupIndex));
-  var columns = '5.5em repeat(' + lanes + ', minmax(16em, 1fr))';
+  // Every row is its own grid with the same columns and the same width, so lanes line up
+  // whatever a cell holds (cells cut long text with an ellipsis; the tooltip has it whole).
+  var columns = '5.5em repeat(' + lanes + ', minmax(20em, 1fr))';
+  var rowWidth = (5.5 + 20 * lanes) + 'em';
   var headRow = add(box, el('div', 'trow thead'));
   headRow.style.gridTemplateColumns = columns;
+  headRow.style.minWidth = rowWidth;
   add(headRow, el('div', 'stepno', 'step'));
   for (l = 0; l < lanes; ++l) { var h = add(headRow, el('div', 'lane-head', 'T' + l)); h.setAttribute('data-thread', String(l)); }
   var rowsDrawn = 0;
@@ -290,6 +294,7 @@ function drawTimeline(parent, group, groupIndex) {
   function stepRow(i) {
     var row = el('div', 'trow');
     row.style.gridTemplateColumns = columns;
+    row.style.minWidth = rowWidth;
     row.id = 'g' + groupIndex + '-s' + i;
     row.setAttribute('data-step', String(i));
     var prev = i > 0 ? thread[i - 1] : thread[i];
@@ -305,11 +310,12 @@ function drawTimeline(parent, group, groupIndex) {
       if (m) { c.classList.add(m.cls); if (m.badge) add(c, el('span', 'badge ' + m.cls.replace('hl-', '').replace('-site', ''), m.badge)); }
       if (flags[i] & 4) c.classList.add('blocks');
       var pl = t.places[place[i]];
+      // The switch mark first: a long cell is cut at its end.
+      if (flags[i] & 2) add(c, el('span', 'mark preempt', '\u26a1 preempts T' + prev));
+      else if (flags[i] & 1 && i > 0) add(c, el('span', 'mark switch', '\u21b3 from T' + prev));
       add(c, el('span', 'what', t.whats[what[i]]));
       add(c, el('span', 'where', pl[0] ? baseName(pl[0]) + ':' + pl[1] : (pl[3] || '?')));
       if (pl[2]) add(c, el('span', 'fn', pl[2]));
-      if (flags[i] & 2) add(c, el('span', 'mark preempt', '\u26a1 preempts T' + prev));
-      else if (flags[i] & 1 && i > 0) add(c, el('span', 'mark switch', '\u21b3 from T' + prev));
       c.title = (m ? m.text + '\n' : '') + (pl[0] || pl[3] || '') + (pl[1] ? ':' + pl[1] : '') + (pl[2] ? ' (' + pl[2] + ')' : '');
     }
     ++rowsDrawn;
@@ -318,6 +324,7 @@ function drawTimeline(parent, group, groupIndex) {
   function foldRow(from, to) {  // steps [from, to) of one thread, drawn on request
     var row = el('div', 'trow fold');
     row.style.gridTemplateColumns = columns;
+    row.style.minWidth = rowWidth;
     add(row, el('div', 'stepno', (from + 1) + '\u2013' + to));
     var fns = [];
     for (var k = from; k < to && fns.length < 4; ++k) { var f = t.places[place[k]][2]; if (f && fns.indexOf(f) < 0) fns.push(f); }
@@ -341,6 +348,7 @@ function drawTimeline(parent, group, groupIndex) {
   function gapRow(from, to) {  // items [from, to) not drawn yet
     var row = el('div', 'trow gap');
     row.style.gridTemplateColumns = columns;
+    row.style.minWidth = rowWidth;
     add(row, el('div', 'stepno', '\u22ef'));
     var c = add(row, el('div', null, plural(to - from, 'row') + ' not drawn'));
     c.style.gridColumn = '2 / span ' + lanes;
