@@ -9,7 +9,8 @@ printed) and checks what the page drew against the JSON report of the same run. 
 script finished (the status element it fills says "done") without an error, and the browser
 logged no console message (an uncaught error, a request the page's policy blocked).
   deadlock  abba_deadlock: one lane per thread of the first failing run; the deadlocked threads'
-            blocks and the steps that took the locks they wait for are highlighted.
+            blocks and the steps that took the locks they wait for are highlighted. (And an
+            --html path that cannot be written is a usage error before any seed.)
   pattern   lost_update_instrumented --localize: one lane per thread; the confirmed pattern's
             accesses are highlighted, one step per access at its site with its role label, roles
             on distinct threads, and the pattern's row in the table is marked.
@@ -154,7 +155,19 @@ def cell_thread(cell):
     return int(cell.attrs["data-thread"])
 
 
+def check_unwritable(ctrlsched, work, target):
+    """A path that cannot be written is a usage error before any seed runs."""
+    path = os.path.join(work, "no such directory", "report.html")
+    done = subprocess.run([ctrlsched, "--seeds", "5", "--html", path, "--", target],
+                          capture_output=True, text=True, timeout=60, cwd=work)
+    check(done.returncode == 2, f"--html {path}: exit {done.returncode}, expected 2")
+    check(done.stderr.startswith(f"ctrlsched: cannot write the --html file {path}: "),
+          f"--html {path}: stderr {done.stderr!r}")
+    check(done.stdout == "", f"--html {path}: seeds ran: {done.stdout!r}")
+
+
 def check_deadlock(chromium, ctrlsched, work, target):
+    check_unwritable(ctrlsched, work, target)
     report, page = run_ctrlsched(ctrlsched, work, "abba_deadlock", target, ["--seeds", "20", "--strategy", "random"])
     root, console = load(chromium, page, work)
     timeline = check_page("abba_deadlock", root, console, report)
