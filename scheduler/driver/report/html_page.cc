@@ -176,14 +176,13 @@ data.groups.forEach(function (g, index) {
   lines(box, 'stack', g.stack);
   if (g.output_tail) lines(box, 'end of the test\'s output', [g.output_tail]);
   var det = add(box, el('details', 'timeline-box'));
-  var sum = add(det, el('summary', null, 'Interleaving of seed ' + g.first_seed +
+  add(det, el('summary', null, 'Interleaving of seed ' + g.first_seed +
     (g.timeline ? ' \u2014 ' + plural(g.timeline.steps.length / 4, 'step') + ', ' + plural(g.timeline.threads, 'thread') : '')));
   if (!g.timeline) { add(det, el('p', 'note', g.timeline_note)); return; }
   var drawn = false;
   function draw() { if (!drawn) { drawn = true; drawTimeline(det, g, index); } }
   det.addEventListener('toggle', function () { if (det.open) draw(); });
   if (index === 0) { det.open = true; draw(); }
-  void sum;
 });
 
 // ---- timeline ----
