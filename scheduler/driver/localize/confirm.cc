@@ -6,8 +6,6 @@
 #include <chrono>
 #include <cstdio>
 
-#include "localize/falcon_summary.h"
-#include "localize/record_names.h"
 #include "localize/reference_binding.h"
 #include "report/shell_quote.h"
 #include "runs/calibration.h"
@@ -175,22 +173,9 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
   ConfirmationResult c;
   std::vector<std::string> tried;
   std::uint64_t total_runs = 0;
-  if (request.observe_patterns) batch.collectors |= kCollectFalcon;
-  std::vector<std::vector<localize::FalconPatternId>> seen;  // per run of the kept attempt
   for (std::size_t a = 0; a < attempts.size(); ++a) {
     batch.directive = attempts[a];
-    std::vector<std::vector<localize::FalconPatternId>> attempt_seen(static_cast<std::size_t>(batch.seeds));
-    DirectedRecordFn observe;
-    if (request.observe_patterns) {
-      observe = [&attempt_seen](std::uint64_t index, const RunRecord& record, const RunResult& result) {
-        const auto run = read_falcon_run(record, result.failed(), RecordNames(record, {}));
-        if (!run || index >= attempt_seen.size()) return;
-        auto& ids = attempt_seen[static_cast<std::size_t>(index)];
-        for (const localize::FalconSighting& s : run->patterns) ids.push_back(s.id);
-        std::sort(ids.begin(), ids.end());
-      };
-    }
-    std::vector<DirectedRun> attempt_runs = run_directed(target, batch, context, target_name, observe);
+    std::vector<DirectedRun> attempt_runs = run_directed(target, batch, context, target_name);
     FailureIdentity original = request.original;
     if (request.adopt_first_failure) {
       const auto failed = std::find_if(attempt_runs.begin(), attempt_runs.end(),
@@ -205,12 +190,6 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
     if (a == 0 || realized) {
       c = std::move(attempt);
       runs = std::move(attempt_runs);
-      seen = std::move(attempt_seen);
-      c.failing_patterns.clear();
-      for (std::size_t i = 0; i < runs.size() && request.observe_patterns; ++i) {
-        if (runs[i].force.completed && same_failure(runs[i].result, original) && i < seen.size())
-          c.failing_patterns.push_back(seen[i]);
-      }
     }
     if (realized) break;
   }

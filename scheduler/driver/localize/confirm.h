@@ -15,7 +15,6 @@
 #include <nlohmann/json.hpp>
 
 #include "ctrlsched/force_directive.h"
-#include "ctrlsched/localize/falcon.h"
 #include "localize/verdict.h"
 #include "ctrlsched/run_record.h"
 #include "ctrlsched/run_spec.h"
@@ -78,9 +77,6 @@ struct ConfirmRequest {
   bool symptom = false;                 // never `confirmed` (symptoms.h)
   std::string symptom_reason;           // why it is one
   std::vector<std::string> step_names;  // "W force.c:27 deposit" per step, for reasons
-  // Collect Falcon patterns in the forced runs and keep, per completed same-way failure, the
-  // patterns it saw (ConfirmationResult::failing_patterns; explained_by.h).
-  bool observe_patterns = false;
 };
 
 struct ConfirmationResult {
@@ -103,9 +99,6 @@ struct ConfirmationResult {
   std::string schedule_path;       // its saved schedule ("" if none or not saved)
   std::string replay_command;      // "ctrlsched replay --schedule <file> <test> <args>"
   std::string save_problem;        // why the schedule was not saved, if it was not
-  // With ConfirmRequest::observe_patterns: per forced run that completed the order and failed the
-  // same way (seed order), the Falcon patterns it saw, sorted.
-  std::vector<std::vector<localize::FalconPatternId>> failing_patterns;
 };
 
 // The counts of a finished batch (pure; confirm() = run_directed + this + saving).

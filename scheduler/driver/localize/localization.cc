@@ -14,7 +14,6 @@
 #include "localize/predict.h"
 #include "localize/reference_binding.h"
 #include "localize/spectra_summary.h"
-#include "localize/explained_by.h"
 #include "localize/symptoms.h"
 
 namespace ctrlsched::driver {
@@ -138,38 +137,7 @@ class Confirmer {
       request.baseline_rate = baseline_;
       request.test = report_.header.test;
       if (!settings_.save_dir.empty()) request.save_dir = settings_.save_dir;
-      request.observe_patterns = true;
       s.confirmation = confirm(target_, request, context_, target_name_);
-    }
-    apply_explanations();
-  }
-
-  // A confirmed pattern whose forced failures all performed another confirmed pattern, which
-  // fails without it, is not the cause: `inconclusive`, with the reason (explained_by.h).
-  void apply_explanations() {
-    std::vector<ForcedPatternEvidence> evidence(suspects_.size());
-    for (std::size_t i = 0; i < suspects_.size(); ++i) {
-      const Suspect& s = suspects_[i];
-      if (s.same_as != SIZE_MAX || !s.confirmation) continue;
-      evidence[i].id = falcon_pattern_of(s.directive);
-      evidence[i].confirmed = s.confirmation->verdict == Verdict::Confirmed;
-      evidence[i].failing_runs = s.confirmation->failing_patterns;
-    }
-    const std::vector<std::optional<std::size_t>> by = explained_by(evidence);
-    for (std::size_t i = 0; i < suspects_.size(); ++i) {
-      if (!by[i]) continue;
-      const Suspect& q = suspects_[*by[i]];
-      ConfirmationResult& c = *suspects_[i].confirmation;
-      std::size_t without = 0;
-      for (const auto& run : q.confirmation->failing_patterns)
-        without += !std::binary_search(run.begin(), run.end(), *evidence[i].id);
-      std::string q_name;
-      for (std::size_t k = 0; k < q.step_names.size(); ++k) q_name += (k ? " → " : "") + q.step_names[k];
-      c.verdict = Verdict::Inconclusive;
-      c.refuted = false;
-      c.reason = "explained by " + q_name + ": it happened in all " + std::to_string(c.failing_patterns.size()) +
-                 " failing forced runs of this order, and forcing it failed without this order in " +
-                 std::to_string(without) + "/" + std::to_string(q.confirmation->failing_patterns.size());
     }
   }
 
