@@ -16,7 +16,7 @@
 // fit is counted in `dropped_pairs`, activations deeper than kDepths share the deepest level, and
 // a site that finds its activation's table full gets the saturated iteration.
 // Accesses are keyed by exact address, so a 4-byte read of half of an 8-byte field is another
-// location. Atomics are left out. Sync operations (ctrlsched/sync_ops.h) are accesses to their
+// location. Atomic operations are accesses (plain_access_kind). Sync operations (ctrlsched/sync_ops.h) are accesses to their
 // sync object: a side's kind is then kSyncSide | SyncOp, and every two operations of different
 // threads in a row on one object are a pair.
 #include "access_pairs.h"
@@ -26,6 +26,7 @@
 #include <new>
 
 #include "ctrlsched/access_pairs.h"
+#include "ctrlsched/plain_access.h"
 #include "ctrlsched/strategy.h"
 #include "ctrlsched/sync_ops.h"
 #include "collectors.h"
@@ -146,9 +147,10 @@ class AccessPairCollector final : public Collector {
     const auto kind = static_cast<EventKind>(e.kind);
     if (kind == EventKind::FuncEntry) return iterations_.enter(e.thread);
     if (kind == EventKind::FuncExit) return iterations_.exit(e.thread);
-    std::uint8_t side_kind = kind == EventKind::Write;
+    const PlainAccess plain = plain_access_kind(kind, e.address);
+    std::uint8_t side_kind = plain == PlainAccess::Write;
     std::uint64_t key = e.address;
-    if (kind == EventKind::Read || kind == EventKind::Write) {
+    if (plain != PlainAccess::None) {
       ++summary_->accesses;
     } else {
       // A sync operation is an access to its object (ctrlsched/sync_ops.h); any two operations

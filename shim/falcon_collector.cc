@@ -4,7 +4,8 @@
 //
 // Both tables are fixed-size and mapped at start: a location that does not fit gets no window
 // (counted in `untracked`), a pattern that does not fit is counted in `dropped`. Locations are
-// exact addresses, as in the access-pair collector. Atomics are left out. Sync operations
+// exact addresses, as in the access-pair collector. Atomic operations are accesses
+// (plain_access_kind: a load reads, a store or read-modify-write writes). Sync operations
 // (lock, unlock, signal, wait, ...: ctrlsched/sync_ops.h) are accesses to their sync object,
 // which gets a window of its own: they form sync-pair / sync-triple patterns. At the end of the run (on_run_end) every window is drained, in the order the
 // locations were first accessed, so short streams are not lost.
@@ -16,6 +17,7 @@
 
 #include "collectors.h"
 #include "ctrlsched/falcon_patterns.h"
+#include "ctrlsched/plain_access.h"
 #include "ctrlsched/sync_ops.h"
 #include "fixed_table.h"
 #include "optional_maps.h"
@@ -46,8 +48,9 @@ class FalconCollector final : public Collector {
   void on_event(const TraceEvent& e) override {
     const auto kind = static_cast<EventKind>(e.kind);
     std::uint64_t key = e.address;
-    FalconAccess access{e.site, e.thread, kind == EventKind::Write};
-    if (kind != EventKind::Read && kind != EventKind::Write) {
+    const PlainAccess plain = plain_access_kind(kind, e.address);
+    FalconAccess access{e.site, e.thread, plain == PlainAccess::Write};
+    if (plain == PlainAccess::None) {
       // A sync operation: an access to its object (sync_ops.h), in a window of its own.
       const SyncOp op = sync_op_of(e);
       if (op == SyncOp::None) return;

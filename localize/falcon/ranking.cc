@@ -44,6 +44,21 @@ double falcon_score(FalconScore score, std::uint32_t failed, std::uint32_t passe
   return 0.0;
 }
 
+std::uint8_t falcon_specificity(FalconKind kind) {
+  if (kind == FalconKind::W1W2W1) return 2;  // serializable: says no more than its pair W1-W2
+  return falcon_kind_length(kind) == 3 ? 0 : 1;
+}
+
+FalconRankKey falcon_rank_key(const RankedFalconPattern& p, bool sync_first) {
+  FalconRankKey key;
+  key.score = -p.score;
+  key.failed = -static_cast<std::int64_t>(p.failed);
+  key.passed = p.passed;
+  key.sync_group = sync_first && !falcon_kind_is_sync(p.id.kind) ? 1 : 0;
+  key.specificity = falcon_specificity(p.id.kind);
+  return key;
+}
+
 FalconRanking rank_falcon(std::span<const FalconRun> runs, FalconScore score, bool sync_first) {
   FalconRanking ranking;
   ranking.score = score;
@@ -66,18 +81,15 @@ FalconRanking rank_falcon(std::span<const FalconRun> runs, FalconScore score, bo
   for (RankedFalconPattern& p : ranking.patterns)
     p.score = falcon_score(score, p.failed, p.passed, ranking.total_failed, ranking.total_passed);
   ranges::sort(ranking.patterns, [sync_first](const RankedFalconPattern& a, const RankedFalconPattern& b) {
-    if (a.score != b.score) return a.score > b.score;
-    if (a.failed != b.failed) return a.failed > b.failed;
-    if (a.passed != b.passed) return a.passed < b.passed;
-    const bool a_sync = falcon_kind_is_sync(a.id.kind), b_sync = falcon_kind_is_sync(b.id.kind);
-    if (sync_first && a_sync != b_sync) return a_sync;
-    const bool a_triple = falcon_kind_length(a.id.kind) == 3, b_triple = falcon_kind_length(b.id.kind) == 3;
-    if (a_triple != b_triple) return a_triple;
+    if (const auto order = falcon_rank_key(a, sync_first) <=> falcon_rank_key(b, sync_first); order != 0)
+      return order < 0;
     return a.id < b.id;  // kind, then sites, then sync operations
   });
   for (std::size_t i = 0; i < ranking.patterns.size();) {
     std::size_t end = i;
-    while (end < ranking.patterns.size() && ranking.patterns[end].score == ranking.patterns[i].score) ++end;
+    while (end < ranking.patterns.size() &&
+           falcon_rank_key(ranking.patterns[end], sync_first) == falcon_rank_key(ranking.patterns[i], sync_first))
+      ++end;
     for (std::size_t k = i; k < end; ++k) {
       ranking.patterns[k].rank = static_cast<std::uint32_t>(i + 1);
       ranking.patterns[k].tied = static_cast<std::uint32_t>(end - i);

@@ -30,9 +30,14 @@ struct Floor {
   int forced_true_refuted;       // forced true patterns refuted, at most
   int forced_wrong_confirmed;    // forced wrong patterns confirmed, at most
   int refuted_never_completed;   // at most
+  int falcon_rank_one_tied;      // of the rank-1 hits, sharing rank 1 with another pattern, at most
 };
 
-constexpr Floor kFloor = {12, 9, 5, 13, 0, 8, 0};
+// Measured on the accuracy branch (docs/evaluation.md, "The e2e floor"): Locon 5 → 6, forced true
+// confirmed 13 → 14, ties at rank 1 4 → 1. Forced wrong confirmed went UP 8 → 9, on purpose and
+// stated: atomics are now accesses, so hit_counter has patterns at all, and its wrong W1-W2-W1 on
+// `hits` is confirmed (it drags the true R1-W2-W1 along; docs/forcing.md).
+constexpr Floor kFloor = {12, 9, 6, 14, 0, 9, 0, 1};
 
 int verdicts(const Json& summary, const char* which, const char* verdict) {
   const Json& counts = summary.at(which);
@@ -64,6 +69,7 @@ TEST_CASE("evaluation: the corpus summary rows stay at or above the measured flo
   CHECK(verdicts(summary, "forced_true_verdicts", "refuted") <= kFloor.forced_true_refuted);
   CHECK(verdicts(summary, "forced_wrong_verdicts", "confirmed") <= kFloor.forced_wrong_confirmed);
   CHECK(summary.at("refuted_never_completed").get<int>() <= kFloor.refuted_never_completed);
+  CHECK(summary.at("falcon_rank_one_true_tied").get<int>() <= kFloor.falcon_rank_one_tied);
   // The Markdown the evaluator prints has the five summary rows of docs/evaluation.md.
   for (const char* row : {"Falcon rank-1 pattern is the true cause", "Locon's first finding",
                           "a forced TRUE pattern is `confirmed`", "a forced FALSE pattern is `confirmed`",

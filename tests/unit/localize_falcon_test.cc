@@ -147,14 +147,15 @@ TEST_CASE("Figure 1(c): W1-W2-R1 for x and y score 0.5, W1-W3-R1 scores 0", "[fa
     CHECK(triples == Strings{"W1-W2-R1 1,4,3", "W1-W2-R1 2,5,3", "W1-W2-R1 1,6,3", "W1-W2-R1 2,7,3"});
     CHECK(scores == std::vector<double>{0.5, 0.5, 0.0, 0.0});
 
-    // All of it: the pairs the drains add tie with the triples; triples go first on a tie.
+    // All of it: the pairs the drains add have the triples' score and counts; the triples, more
+    // specific, rank before them (falcon_rank_key), the two triples of x and y tie.
     Strings all;
     for (const RankedFalconPattern& p : ranking.patterns)
       all.push_back(text(p.id) + " p" + std::to_string(p.passed) + " f" + std::to_string(p.failed) + " #" +
                     std::to_string(p.rank) + "/" + std::to_string(p.tied));
-    CHECK(all == Strings{"W1-W2-R1 1,4,3 p1 f1 #1/4", "W1-W2-R1 2,5,3 p1 f1 #1/4", "W1-R2 4,6 p1 f1 #1/4",
-                         "W1-R2 5,7 p1 f1 #1/4", "W1-W2-R1 1,6,3 p2 f0 #5/4", "W1-W2-R1 2,7,3 p2 f0 #5/4",
-                         "W1-R2 6,4 p2 f0 #5/4", "W1-R2 7,5 p2 f0 #5/4"});
+    CHECK(all == Strings{"W1-W2-R1 1,4,3 p1 f1 #1/2", "W1-W2-R1 2,5,3 p1 f1 #1/2", "W1-R2 4,6 p1 f1 #3/2",
+                         "W1-R2 5,7 p1 f1 #3/2", "W1-W2-R1 1,6,3 p2 f0 #5/2", "W1-W2-R1 2,7,3 p2 f0 #5/2",
+                         "W1-R2 6,4 p2 f0 #7/2", "W1-R2 7,5 p2 f0 #7/2"});
     CHECK(ranking.patterns[0].example.threads == std::array<std::uint32_t, 2>{1, 2});
   }
 }
@@ -197,4 +198,28 @@ TEST_CASE("window sizes are clamped to [2, 16], 0 is the default 5", "[falcon]")
   CHECK(falcon_window_size(1) == 2);
   CHECK(falcon_window_size(3) == 3);
   CHECK(falcon_window_size(99) == 16);
+}
+
+TEST_CASE("rank key: equal scores split by evidence, then by specificity; only equal keys tie", "[falcon]") {
+  auto sighting = [](FalconKind kind, std::uint64_t a, std::uint64_t b, std::uint64_t c = 0) {
+    FalconSighting s;
+    s.id.kind = kind;
+    s.id.sites = {a, b, c};
+    return s;
+  };
+  FalconRun failing;
+  failing.failed = true;
+  // All seen in the one failing run and no passing run: score 1 each.
+  failing.patterns = {sighting(FalconKind::W1W2, 2, 2), sighting(FalconKind::W1W2W1, 2, 2, 2),
+                      sighting(FalconKind::R1W2W1, 1, 2, 2), sighting(FalconKind::W1R2, 2, 9),
+                      sighting(FalconKind::R1W2R1, 3, 4, 3)};
+  FalconRun passing;
+  const std::vector<FalconRun> runs = {failing, passing};
+  const FalconRanking ranking = rank_falcon(runs);
+  Strings order;
+  for (const RankedFalconPattern& p : ranking.patterns)
+    order.push_back(text(p.id) + " #" + std::to_string(p.rank) + "/" + std::to_string(p.tied));
+  // The unserializable triples first (tied with each other), then the pairs, then W1-W2-W1.
+  CHECK(order == Strings{"R1-W2-R1 3,4,3 #1/2", "R1-W2-W1 1,2,2 #1/2", "W1-R2 2,9 #3/2", "W1-W2 2,2 #3/2",
+                         "W1-W2-W1 2,2,2 #5/1"});
 }

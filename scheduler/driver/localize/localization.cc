@@ -313,7 +313,7 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   std::set<std::uint64_t> passing = passing_sites(falcon_all);
   passing.insert(data.passing_sites().begin(), data.passing_sites().end());
   const bool any_passing = data.any_passing();
-  const std::vector<bool> falcon_symptom = demote_symptoms(falcon, passing, any_passing);
+  const std::vector<bool> falcon_symptom = demote_symptoms(falcon, passing, any_passing, sync_first);
   // The reference failing run, traced: forced roles are bound to its threads and occurrences.
   std::optional<TracedRun> reference;
   if (first_failing && settings.confirm) {

@@ -29,7 +29,7 @@ bool is_symptom(const localize::FalconPatternId& pattern, const std::set<std::ui
 }
 
 std::vector<bool> demote_symptoms(localize::FalconRanking& ranking, const std::set<std::uint64_t>& passing,
-                                  bool any_passing) {
+                                  bool any_passing, bool sync_first) {
   std::vector<std::pair<bool, localize::RankedFalconPattern>> tagged;
   for (auto& p : ranking.patterns) tagged.emplace_back(is_symptom(p.id, passing, any_passing), std::move(p));
   std::stable_partition(tagged.begin(), tagged.end(), [](const auto& t) { return !t.first; });
@@ -37,7 +37,8 @@ std::vector<bool> demote_symptoms(localize::FalconRanking& ranking, const std::s
   ranking.patterns.clear();
   for (std::size_t i = 0; i < tagged.size(); ++i) {
     auto& [is, p] = tagged[i];
-    const bool tie = i > 0 && tagged[i - 1].first == is && tagged[i - 1].second.score == p.score;
+    const bool tie = i > 0 && tagged[i - 1].first == is &&
+                     localize::falcon_rank_key(tagged[i - 1].second, sync_first) == localize::falcon_rank_key(p, sync_first);
     p.rank = tie ? ranking.patterns.back().rank : static_cast<std::uint32_t>(i + 1);
     symptom.push_back(is);
     ranking.patterns.push_back(std::move(p));

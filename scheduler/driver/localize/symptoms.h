@@ -25,8 +25,9 @@ std::set<std::uint64_t> passing_sites(std::span<const localize::FalconRun> runs)
 bool is_symptom(const localize::FalconPatternId& pattern, const std::set<std::uint64_t>& passing, bool any_passing);
 
 // Moves symptoms after all other patterns (order otherwise kept) and renumbers the ranks (equal
-// scores share a rank within each group). Returns the symptom flag of each pattern, new order.
+// rank keys, falcon_rank_key with `sync_first` as the ranking used it, share a rank within each
+// group). Returns the symptom flag of each pattern, new order.
 std::vector<bool> demote_symptoms(localize::FalconRanking& ranking, const std::set<std::uint64_t>& passing,
-                                  bool any_passing);
+                                  bool any_passing, bool sync_first = false);
 
 }  // namespace ctrlsched::driver

@@ -2,6 +2,8 @@
 #include "report/symbolizer.h"
 
 #include <cxxabi.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
 #include <charconv>
@@ -33,7 +35,45 @@ const Dwfl_Callbacks kCallbacks = {
     .debuginfo_path = nullptr,
 };
 
+// The source line of the user's code that `address` was inlined into, when the line libdw gives
+// is inside a toolchain header: the inlined scopes around the address, innermost first, each
+// name the file and line they were called from; the first of those outside the toolchain's
+// headers is the line the user wrote (`hits.load()` rather than atomic_base.h, a map insert
+// rather than stl_tree.h). False if every caller is a header too, or there is no debug info.
+bool user_call_site(Dwfl_Module* module, GElf_Addr address, std::string* file, std::uint32_t* line) {
+  Dwarf_Addr bias = 0;
+  Dwarf_Die* cu = dwfl_module_addrdie(module, address, &bias);
+  if (cu == nullptr) return false;
+  Dwarf_Files* files = nullptr;
+  std::size_t file_count = 0;
+  if (dwarf_getsrcfiles(cu, &files, &file_count) != 0) return false;
+  Dwarf_Die* scopes = nullptr;
+  const int depth = dwarf_getscopes(cu, address - bias, &scopes);
+  bool found = false;
+  for (int i = 0; i < depth && !found; ++i) {
+    if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine) continue;
+    Dwarf_Attribute attribute;
+    Dwarf_Word call_file = 0, call_line = 0;
+    if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attribute), &call_file) != 0 ||
+        dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attribute), &call_line) != 0 ||
+        call_file >= file_count)
+      continue;
+    const char* name = dwarf_filesrc(files, call_file, nullptr, nullptr);
+    if (name == nullptr || is_toolchain_header(name)) continue;
+    *file = name;
+    *line = static_cast<std::uint32_t>(call_line);
+    found = true;
+  }
+  std::free(scopes);
+  return found;
+}
+
 }  // namespace
+
+bool is_toolchain_header(std::string_view path) {
+  return path.find("/include/c++/") != std::string_view::npos || path.starts_with("/usr/include/") ||
+         path.starts_with("/usr/lib/gcc/") || path.starts_with("/usr/local/include/c++/");
+}
 
 struct Symbolizer::Module {
   Dwfl* dwfl = nullptr;
@@ -105,6 +145,7 @@ SourceLocation Symbolizer::symbolize(std::string_view frame) {
           location.line = line_number > 0 ? static_cast<std::uint32_t>(line_number) : 0;
         }
       }
+      if (is_toolchain_header(location.file)) user_call_site(m->module, address, &location.file, &location.line);
       if (location.function.empty() && location.file.empty()) {
         location.text = std::string(frame);  // nothing known: keep the raw frame
       } else {

@@ -30,6 +30,13 @@ std::optional<ModuleOffset> parse_module_offset(std::string_view frame);
 // "function (file:line)", "function", or "file:line", from the parts; file shown by base name.
 std::string format_location(const std::string& function, const std::string& file, std::uint32_t line);
 
+// True for a file of the compiler's or the C library's headers (libstdc++'s atomic_base.h,
+// stl_tree.h, ...). A frame whose line is in one of them, inlined into the user's code, is
+// reported at the user's line that called it (Symbolizer::symbolize): the analyses' sites are
+// then the lines a user can act on, and accesses of different user lines through one header
+// line stay apart.
+bool is_toolchain_header(std::string_view path);
+
 class Symbolizer {
  public:
   Symbolizer();

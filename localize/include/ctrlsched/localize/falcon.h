@@ -9,12 +9,21 @@
 //   Ochiai                       failed(s) / sqrt(totalfailed * (failed(s) + passed(s)))
 // A zero denominator gives 0.
 //
-// Order (deterministic, independent of the order of patterns within a run): score descending,
-// then failed(s) descending, then passed(s) ascending, then triples before pairs (a triple says
-// more: it is what the paper reports first), then kind (FalconKind order), then the sites
-// ascending. Rank is shared by equal scores (competition ranking
-// 1, 1, 3): `rank` = 1 + the number of patterns with a higher score, `tied` = how many patterns
-// have this score (1 = no tie).
+// Order (deterministic, independent of the order of patterns within a run), the rank key
+// (falcon_rank_key):
+//   1. score descending (Falcon's ranking);
+//   2. failed(s) descending, then passed(s) ascending: more evidence first;
+//   3. when asked (sync_first: the failure is a deadlock or a hang), sync patterns before
+//      memory-access patterns;
+//   4. specificity: an unserializable triple (R1-W2-R1, W1-W2-R1, W1-R2-W1, R1-W2-W1, or a sync
+//      triple) before a pair, a pair before the serializable triple W1-W2-W1. A triple seen in
+//      exactly the same runs as its pairs is the more specific explanation (an atomicity
+//      violation needs all three accesses, and forcing the pair alone does not bring it back);
+//      W1-W2-W1 ends in the state its pair W1-W2 leaves and explains nothing more.
+// Patterns equal in the whole key share a rank (competition ranking 1, 1, 3: `rank` = 1 + the
+// number of patterns with a smaller key, `tied` = how many share it); within it, kind
+// (FalconKind order), then the sites ascending, which is deterministic but says nothing, so it
+// does not split the rank.
 #pragma once
 
 #include <array>
@@ -83,6 +92,17 @@ struct FalconRanking {
   std::uint64_t dropped = 0;  // sum of the runs' dropped occurrences
   std::vector<RankedFalconPattern> patterns;  // in rank order
 };
+
+// The key patterns are ranked by (see the order above); equal keys share a rank.
+struct FalconRankKey {
+  double score = 0;        // negated: smaller first
+  std::int64_t failed = 0; // negated
+  std::uint32_t passed = 0;
+  std::uint8_t sync_group = 0;
+  std::uint8_t specificity = 0;
+  auto operator<=>(const FalconRankKey&) const = default;
+};
+FalconRankKey falcon_rank_key(const RankedFalconPattern& p, bool sync_first);
 
 double falcon_score(FalconScore score, std::uint32_t failed, std::uint32_t passed, std::uint32_t total_failed,
                     std::uint32_t total_passed);
