@@ -161,6 +161,11 @@ DfsRunVerdict DfsExplorer::explored(const DfsBranch& branch, const std::vector<D
     preemptions += is_preemption(p, p.chosen);
     prefix.push_back({p.decision, p.chosen});
   }
+  // A thread still asleep at the end was never scheduled at a point with a choice: it ran later
+  // alone (every other thread had exited or waited for it), so the run is equivalent to one
+  // already covered. (If the process ended without running it, the run is counted as redundant
+  // all the same; its branches are kept either way.)
+  if (!sleeping.empty()) verdict.redundant = true;
   return verdict;
 }
 

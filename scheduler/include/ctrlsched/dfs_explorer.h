@@ -20,7 +20,8 @@
 // branch if r's next step is independent of u's. A sleeping thread wakes when a step dependent
 // on its own runs; a branch to a sleeping thread is never made, and a run whose defaults schedule
 // a sleeping thread is equivalent, from there on, to a schedule already covered: it is counted
-// as redundant and yields no branches past that point.
+// as redundant and yields no branches past that point. So is a run that ends with a thread still
+// asleep (it ran alone after the last point with a choice).
 // Dependence: two steps are dependent unless both are known (PendingKind Read/Write/Sync) and
 // touch different locations/objects (compared by 8-byte granule), or both only read. Steps of unknown kind (thread start,
 // creation, a thread resuming from a wait, a timeout) depend on everything.
