@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ctrlsched/sync_ops.h"
+
 namespace ctrlsched {
 namespace {
 
@@ -71,9 +73,21 @@ std::optional<DfsLog> read_dfs_log(std::span<const std::uint8_t> area) {
   return log;
 }
 
+namespace {
+
+// A join names the joined thread (its id is the join's object). Whether the join blocks depends
+// on whether that thread has exited, and a thread exits at the end of whichever of its steps
+// runs into its exit: so a join depends on every step of the thread it joins.
+bool joins(const DfsOption& a, const DfsOption& b) {
+  return a.pending == PendingKind::Sync && a.op == static_cast<std::uint8_t>(SyncOp::Join) && a.address == b.tid;
+}
+
+}  // namespace
+
 bool dependent(const DfsOption& a, const DfsOption& b) {
   if (a.timed || b.timed) return true;
   if (a.pending == PendingKind::None || b.pending == PendingKind::None) return true;
+  if (joins(a, b) || joins(b, a)) return true;
   // By 8-byte granule, so accesses of different sizes that overlap are caught (conservatively
   // also neighbours within one granule).
   if (a.address >> 3 != b.address >> 3) return false;

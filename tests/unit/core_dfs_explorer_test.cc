@@ -15,6 +15,7 @@
 
 #include "ctrlsched/dfs.h"
 #include "ctrlsched/dfs_explorer.h"
+#include "ctrlsched/sync_ops.h"
 
 namespace ctrlsched {
 namespace {
@@ -259,6 +260,10 @@ TEST_CASE("dfs dependence: same location with a write, same sync object, unknown
   CHECK_FALSE(dependent(lock_m, write_y));
   CHECK(dependent(unknown, write_y));
   CHECK(dependent(timed, write_y));
+  // A join depends on every step of the thread it joins (its last step runs into the exit).
+  const DfsOption join_t2{1, false, PendingKind::Sync, static_cast<std::uint8_t>(SyncOp::Join), 2};
+  CHECK(dependent(join_t2, write_y));  // write_y is thread 2's step
+  CHECK_FALSE(dependent(join_t2, DfsOption{3, false, PendingKind::Write, 0, 0x1008}));
 }
 
 }  // namespace
