@@ -15,6 +15,7 @@
 
 #include "ctrlsched/dfs.h"
 #include "ctrlsched/dfs_explorer.h"
+#include "ctrlsched/run_spec.h"
 #include "ctrlsched/sync_ops.h"
 
 namespace ctrlsched {
@@ -264,6 +265,28 @@ TEST_CASE("dfs dependence: same location with a write, same sync object, unknown
   const DfsOption join_t2{1, false, PendingKind::Sync, static_cast<std::uint8_t>(SyncOp::Join), 2};
   CHECK(dependent(join_t2, write_y));  // write_y is thread 2's step
   CHECK_FALSE(dependent(join_t2, DfsOption{3, false, PendingKind::Write, 0, 0x1008}));
+}
+
+}  // namespace
+}  // namespace ctrlsched
+
+namespace ctrlsched {
+namespace {
+
+TEST_CASE("dfs handles name a schedule of the exploration", "[dfs]") {
+  RunSpec spec;
+  spec.seed = 12;
+  spec.strategy = StrategyKind::Dfs;
+  spec.expected_hash = 0xc9314b0ae278ccbdull;
+  CHECK(to_handle(spec) == "12:dfs@c9314b0ae278ccbd");
+  const std::optional<RunSpec> parsed = parse_handle("12:dfs:acc@c9314b0ae278ccbd");
+  REQUIRE(parsed);
+  CHECK(parsed->strategy == StrategyKind::Dfs);
+  CHECK(parsed->points == PointsMode::Accesses);
+  CHECK(parsed->seed == 12);
+  std::string error;
+  CHECK_FALSE(parse_handle("3:dfs:pb2", &error));
+  CHECK(error == "a preemption bound ('pb2') is only valid for random");
 }
 
 }  // namespace
