@@ -1,7 +1,8 @@
 // Dfs mode (see modes.h): the exhaustive bounded search of `--strategy dfs` through the dfs loop
 // (runs/dfs_loop.h), its summary line, the schedule of each reported failure, and the JSON report
 // (the seeds report's fields plus a "dfs" object, docs/json-schema.md). Everything printed is in
-// exploration order and independent of -j.
+// exploration order and independent of -j. No progress line: the number of schedules is not
+// known until the frontier is empty.
 #include "modes/modes.h"
 
 #include <unistd.h>
@@ -11,7 +12,6 @@
 #include <map>
 
 #include "report/json_report.h"
-#include "report/progress.h"
 #include "report/report.h"
 #include "report/summary.h"
 #include "report/symbolizer.h"
@@ -116,17 +116,13 @@ ExitCode run_dfs(const CommandLine& cl) {
   context.symbolize = symbolizer.function();
 
   std::map<std::uint64_t, Schedule> kept;  // failing runs' schedules by number
-  Progress progress(!o.quiet, 0);
   DfsLoopHooks hooks;
   hooks.finished = [&](std::uint64_t number, const FinishedRun& run, const RunResult& result) {
     if (!result.failed() || !saving || kept.size() > loop.stop_after + 64) return;
     std::string problem;
     if (auto schedule = recorded_schedule(run.region, result.handle, &problem)) kept.emplace(number, std::move(*schedule));
   };
-  hooks.counted = [&](std::uint64_t done, std::uint64_t failures) { progress.set(done, failures); };
-  hooks.tick = [&] { progress.tick(); };
   DfsLoopResult result = run_dfs_loop(target, loop, hooks, context, cl.target);
-  progress.clear();
 
   Report report;
   ReportHeader& header = report.header;
