@@ -196,3 +196,18 @@ TEST_CASE("dfs: options that do not apply are usage errors", "[dfs]") {
     CHECK(contains(p.err, "ctrlsched: "));
   }
 }
+
+// A reader blocked in read() on a pipe (outside the model) is released by the watchdog: such a
+// run depends on timing, so the exploration may pass but must not claim to be exhaustive.
+TEST_CASE("dfs: a run released by the watchdog makes the result not exhaustive", "[dfs]") {
+  TempDir dir;
+  const SeedsRun r = run_seeds(dir, binary("program", "pipe_block"), {"--strategy", "dfs", "--preemption-bound", "1", "-j2"});
+  INFO(r.describe());
+  REQUIRE(r.json.is_object());
+  CHECK(r.process.exit_code == 0);
+  CHECK(r.json.at("dfs").at("exhaustive") == false);
+  REQUIRE(r.json.at("dfs").at("gaps").size() >= 1);
+  CHECK(contains(r.json.at("dfs").at("gaps")[0].get<std::string>(), "watchdog released a thread"));
+  CHECK(contains(r.process.out, "note: not exhaustive: the watchdog released a thread"));
+  CHECK(contains(r.process.out, "NOT exhaustive within at most 1 preemption"));
+}
