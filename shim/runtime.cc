@@ -25,6 +25,7 @@
 #include "report.h"
 #include "stack.h"
 #include "spin_preempt.h"
+#include "dfs_run.h"
 #include "switch_log.h"
 #include "watchdog.h"
 #include "optional_maps.h"
@@ -127,7 +128,8 @@ bool build_strategy() {
   const auto kind = static_cast<StrategyKind>(c.strategy);
   const std::span<const std::uint8_t> input = input_log(g_rt.record);
   Strategy* seed_strategy = kind == StrategyKind::Preemptions ? make_planned_preemption_strategy(g_rt.record)
-                                                              : make_strategy(spec_from(c)).release();
+                            : kind == StrategyKind::Dfs         ? make_dfs_run_strategy(g_rt.record, input)
+                                                                : make_strategy(spec_from(c)).release();
   if (!seed_strategy) return false;
   Strategy* follower = make_replay_strategy_in_place(input).release();
   g_rt.verifier = make_verifying_strategy_in_place(*seed_strategy, input).release();
@@ -145,6 +147,7 @@ bool build_strategy() {
     inner = g_rt.forcing;
   }
   g_rt.may_diverge = follow || c.verify_input_log == kInputLogVerify;
+  g_rt.dfs_pending = kind == StrategyKind::Dfs && !follow;
   g_rt.log_sink.attach(g_rt.record);
   g_rt.recorder = new RecordingStrategy(*inner, g_rt.log_sink);
   return true;

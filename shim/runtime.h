@@ -53,6 +53,7 @@ struct Runtime {
   Thread* dump_request = nullptr;   // deadlock report: this parked thread should dump its stack
   Thread* dump_requester = nullptr;
   bool access_points = false;       // scheduling points at instrumented accesses
+  bool dfs_pending = false;         // dfs runs: tell the strategy what each thread is about to do
   std::uint32_t escaped = 0;        // threads released by the watchdog, not yet back
   pid_t dying_os_tid = 0;           // a thread that gave up the baton for good but may still be
                                     // running glibc's teardown (frees); see engine.cc

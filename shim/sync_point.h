@@ -13,7 +13,8 @@
 namespace ctrlsched::shim {
 
 inline void sync_point(Thread* me, SyncOp op, std::uint64_t object) {
-  if (__builtin_expect(g_rt.forcing == nullptr, 1)) {
+  // dfs runs need it too: the exploration judges which steps commute (ctrlsched/dfs_explorer.h).
+  if (__builtin_expect(g_rt.forcing == nullptr && !g_rt.dfs_pending, 1)) {
     point(me, PointKind::Sync);
     return;
   }

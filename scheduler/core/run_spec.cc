@@ -68,7 +68,9 @@ class FieldParser {
       return once(seen_steps_, field) && number(field, *digits, "step count", spec_.pct_steps);
     }
     if (const auto digits = digits_after(field, "pb")) {
-      if (pct) return fail(error_, "a preemption bound (" + quoted(field) + ") is only valid for random");
+      if (spec_.strategy != StrategyKind::Random) {
+        return fail(error_, "a preemption bound (" + quoted(field) + ") is only valid for random");
+      }
       spec_.preemption_bound = 0;
       return once(seen_bound_, field) && number(field, *digits, "preemption bound", *spec_.preemption_bound);
     }
@@ -121,6 +123,7 @@ std::string_view to_string(StrategyKind kind) {
     case StrategyKind::Pct: return "pct";
     case StrategyKind::Replay: return "replay";
     case StrategyKind::Preemptions: return "preemptions";
+    case StrategyKind::Dfs: return "dfs";
   }
   return "unknown";
 }
@@ -174,6 +177,8 @@ std::optional<RunSpec> parse_handle(std::string_view text, std::string* error) {
     spec.strategy = StrategyKind::Random;
   } else if (strategy == "pct") {
     spec.strategy = StrategyKind::Pct;
+  } else if (strategy == "dfs") {
+    spec.strategy = StrategyKind::Dfs;
   } else if (strategy == "replay" || strategy == "preemptions") {
     fail(error, std::string(strategy == "replay" ? "a replay" : "a preemptions run") +
                     " cannot be named by a handle alone: replay its schedule file");

@@ -6,6 +6,7 @@
 // schedules short and lets a replay survive changes that only add or remove forced points.
 #include "ctrlsched/strategy.h"
 
+#include "ctrlsched/dfs.h"
 #include "ctrlsched/preemption_schedule.h"
 
 namespace ctrlsched {
@@ -60,6 +61,10 @@ std::unique_ptr<Strategy> make_strategy(const RunSpec& spec) {
     case StrategyKind::Preemptions:
       // Its switch points come with the run (make_preemption_strategy); none: non-preemptive.
       return make_preemption_strategy({});
+    case StrategyKind::Dfs:
+      // Its prefix and step log come with the run (the shim calls make_dfs_strategy); none:
+      // the non-preemptive defaults.
+      return make_dfs_strategy({}, {});
     case StrategyKind::Replay:
       break;
   }

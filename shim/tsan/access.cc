@@ -69,7 +69,13 @@ void access_slow(Thread* me, std::uintptr_t address, unsigned size, EventKind ki
       me->pending = PendingKind::None;
     } else {
       const bool yield = spin_yield || spin_read_streak(me, address, size, kind);
+      if (__builtin_expect(g_rt.dfs_pending, 0)) {  // the exploration judges which steps commute
+        me->pending = kind == EventKind::Read || kind == EventKind::AtomicLoad ? PendingKind::Read : PendingKind::Write;
+        me->pending_site = site_of(pc);
+        me->pending_address = address;
+      }
       point(me, yield ? PointKind::Yield : PointKind::Access);
+      me->pending = PendingKind::None;
     }
   }
   if (address != 0 && collecting())

@@ -112,14 +112,18 @@ TEST_CASE("bad command lines are one-line usage errors") {
   CHECK(usage({"--seeds=5x", "./t"}) == "--seeds expects a whole number, got '5x'");
   CHECK(usage({"--seeds", "+5", "./t"}) == "--seeds expects a whole number, got '+5'");
   CHECK(usage({"--seeds"}) == "option '--seeds' needs a value (N)");
-  CHECK(usage({"--strategy", "dfs", "./t"}) == "unknown strategy 'dfs' (expected random or pct)");
+  CHECK(usage({"--strategy", "bfs", "./t"}) == "unknown strategy 'bfs' (expected random, pct or dfs)");
+  CHECK(usage({"--strategy", "dfs", "--seeds", "5", "./t"}) == "--seeds does not apply to --strategy dfs");
+  CHECK(usage({"--max-schedules", "5", "./t"}) == "--max-schedules only applies to --strategy dfs");
+  CHECK(usage({"replay", "--seed", "1", "--strategy", "dfs", "./t"}) ==
+        "--strategy dfs explores many schedules; replay one of them by the handle or schedule file it reported");
   CHECK(usage({"--frobnicate", "./t"}) == "unknown option '--frobnicate'");
   CHECK(usage({"-x", "./t"}) == "unknown option '-x'");
   CHECK(usage({"--quiet=yes", "./t"}) == "option '--quiet' takes no value");
   CHECK(usage({"--timeout", "0", "./t"}) == "--timeout must be more than 0 seconds");
   CHECK(usage({"--timeout", "nan", "./t"}) == "--timeout expects a number of seconds, got 'nan'");
   CHECK(usage({"--points", "all", "./t"}) == "--points expects sync, accesses or auto, got 'all'");
-  CHECK(usage({"--preemption-bound", "2", "./t"}) == "--preemption-bound only applies to --strategy random");
+  CHECK(usage({"--preemption-bound", "2", "./t"}) == "--preemption-bound only applies to --strategy random or dfs");
   CHECK(usage({"--strategy", "random", "--pct-steps", "9", "./t"}) == "--pct-steps only applies to --strategy pct");
   CHECK(usage({"--depth", "1001", "./t"}) == "--depth must be at most 1000");
   CHECK(usage({"--seed", "3", "./t"}) == "--seed is only valid with 'ctrlsched replay' or 'ctrlsched trace'");

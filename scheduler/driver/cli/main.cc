@@ -73,7 +73,9 @@ int run(int argc, char** argv) {
   set_spin_budget_ms(command_line.options.spin_budget.value_or(ctrlsched::kDefaultSpinBudgetUs / 1000));
   ExitCode code = ExitCode::Ok;
   switch (command_line.mode) {
-    case Mode::Seeds: code = run_seeds(command_line); break;
+    case Mode::Seeds:
+      code = *command_line.options.strategy == ctrlsched::StrategyKind::Dfs ? run_dfs(command_line) : run_seeds(command_line);
+      break;
     case Mode::Replay: code = run_replay(command_line); break;
     case Mode::Trace: code = run_trace(command_line); break;
     case Mode::Shrink: code = run_shrink(command_line); break;

@@ -17,6 +17,11 @@ namespace ctrlsched::driver {
 // saves the schedules of the first failing seeds; 0 when every seed passed, 1 when one failed.
 ExitCode run_seeds(const CommandLine& command_line);
 
+// `ctrlsched --strategy dfs [--preemption-bound K] ./test args` (dfs.cc): every schedule with at
+// most K preemptions, each one run, in exploration order; stops at the first failure (or after
+// --stop-after N); 0 when no schedule failed, 1 when one did, whether or not it was exhaustive.
+ExitCode run_dfs(const CommandLine& command_line);
+
 // `ctrlsched replay`: one schedule, the test's output on the terminal; 0 passed, 1 failure
 // reproduced, 4 diverged.
 ExitCode run_replay(const CommandLine& command_line);

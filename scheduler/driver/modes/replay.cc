@@ -20,10 +20,27 @@ namespace {
 
 void warn(const std::string& message) { std::fprintf(stderr, "ctrlsched: warning: %s\n", message.c_str()); }
 
+ReplayPlan plan_from_schedule(const std::string& file);
+
+// A dfs schedule is its decision prefix, which only its saved schedule file holds: the handle
+// finds that file by its hash, and the replay follows it.
+ReplayPlan plan_from_dfs_handle(const std::string& handle, const RunSpec& spec, const ScheduleStore& store) {
+  if (!spec.expected_hash) {
+    throw DriverError(ExitCode::BadSchedule, "a dfs handle needs its schedule hash ('" + handle + "@<hash>')");
+  }
+  const auto path = store.find(*spec.expected_hash);
+  if (!path) {
+    throw DriverError(ExitCode::BadSchedule, "no saved schedule for '" + handle + "' in " + store.dir().string() +
+                                                 " (a dfs schedule is replayed from the file the exploration saved)");
+  }
+  return plan_from_schedule(path->string());
+}
+
 ReplayPlan plan_from_handle(const std::string& handle, const ScheduleStore& store) {
   std::string error;
   std::optional<RunSpec> spec = parse_handle(handle, &error);
   if (!spec) throw DriverError(ExitCode::BadSchedule, "bad handle '" + handle + "': " + error);
+  if (spec->strategy == StrategyKind::Dfs) return plan_from_dfs_handle(handle, *spec, store);
   ReplayPlan plan;
   plan.spec = *spec;
   plan.expected_hash = spec->expected_hash;

@@ -96,7 +96,8 @@ typename OptionValue<kind>::type parse_value(std::string_view name, std::string_
   } else if constexpr (kind == OptionKind::Strategy) {
     if (text == "random") return StrategyKind::Random;
     if (text == "pct") return StrategyKind::Pct;
-    usage_error("unknown strategy '" + std::string(text) + "' (expected random or pct)");
+    if (text == "dfs") return StrategyKind::Dfs;
+    usage_error("unknown strategy '" + std::string(text) + "' (expected random, pct or dfs)");
   } else if constexpr (kind == OptionKind::Score) {
     if (text == "jaccard") return ScoreKind::Jaccard;
     if (text == "tarantula") return ScoreKind::Tarantula;

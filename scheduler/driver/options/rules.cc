@@ -41,6 +41,33 @@ void validate_dump(const CommandLine& cl) {
   }
 }
 
+// `--strategy dfs` is an exploration of its own (docs/strategies.md "dfs"): seeds, sharding and
+// the localization do not apply, and its two options need it.
+void check_dfs_rules(const CommandLine& cl) {
+  const Options& o = cl.options;
+  const OptionsGiven& g = cl.given;
+  const bool dfs = *o.strategy == StrategyKind::Dfs;
+  if (!dfs) {
+    if (g.max_schedules || g.no_reduction) {
+      usage_error(std::string(g.max_schedules ? "--max-schedules" : "--no-reduction") + " only applies to --strategy dfs");
+    }
+    return;
+  }
+  if (cl.mode != Mode::Seeds) {
+    usage_error("--strategy dfs explores many schedules; replay one of them by the handle or schedule file it reported");
+  }
+  const std::pair<bool, const char*> excluded[] = {
+      {g.seeds, "--seeds"},       {g.seed_start, "--seed-start"}, {g.shard, "--shard"},
+      {o.localize, "--localize"}, {o.access_pairs, "--access-pairs"}, {g.sarif, "--sarif"},
+      {g.junit, "--junit"},       {o.spurious_wakeups, "--spurious-wakeups"},
+      {g.depth, "--depth"},       {g.pct_steps, "--pct-steps"},
+  };
+  for (const auto& [given, name] : excluded) {
+    if (given) usage_error(std::string(name) + " does not apply to --strategy dfs");
+  }
+  if (o.preemption_bound && *o.preemption_bound > 64) usage_error("--preemption-bound must be at most 64 with --strategy dfs");
+}
+
 }  // namespace
 
 // Scope rules and option combinations, checked once the whole command line is known.
@@ -110,8 +137,9 @@ void validate_command_line(const CommandLine& cl) {
     usage_error("--failure-site needs at least one function name");
   }
   if (*o.strategy == StrategyKind::Pct && g.preemption_bound) {
-    usage_error("--preemption-bound only applies to --strategy random");
+    usage_error("--preemption-bound only applies to --strategy random or dfs");
   }
+  check_dfs_rules(cl);
   if (*o.strategy == StrategyKind::Random && (g.depth || g.pct_steps)) {
     usage_error(std::string(g.depth ? "--depth" : "--pct-steps") + " only applies to --strategy pct");
   }

@@ -4,6 +4,8 @@
 // Grammar (fields separated by ':'; optional ones are printed only when not at their default):
 //   <seed>:random[:pb<K>][:sw][:<points>][:m<max-steps>][@<hash>]
 //   <seed>:pct:d<depth>:k<steps>[:sw][:<points>][:m<max-steps>][@<hash>]
+//   <n>:dfs[:<points>][:m<max-steps>][@<hash>]   (the n-th schedule of a dfs exploration; it is
+//                                                 replayed from its saved schedule file)
 // where <points> is "sync" or "acc" (printed only when it differs from the default: see
 // PointsMode::Auto), and <hash> is the 16-hex-digit schedule hash the run produced. Examples:
 //   17:random             17:random:pb2            4:pct:d3:k412@9f3a2b1c0d4e5f67
@@ -18,7 +20,9 @@ namespace ctrlsched {
 
 // Preemptions: follow a list of switch points (preemption_schedule.h), passed like a replay's
 // decisions in the run record's input log; used by `ctrlsched shrink`.
-enum class StrategyKind : std::uint8_t { Random = 0, Pct = 1, Replay = 2, Preemptions = 3 };
+// Dfs: one schedule of the exhaustive bounded search (ctrlsched/dfs.h); its value leaves room for
+// the samplers' kinds so that both can be added independently.
+enum class StrategyKind : std::uint8_t { Random = 0, Pct = 1, Replay = 2, Preemptions = 3, Dfs = 8 };
 
 // Where scheduling points are: only at synchronization operations, or also at every instrumented
 // memory access. Auto = accesses when the binary is instrumented, sync otherwise.

@@ -1,0 +1,293 @@
+// The dfs exploration engine (ctrlsched/dfs_explorer.h) and the dfs strategy (ctrlsched/dfs.h) on
+// a toy model, with exact schedule counts computed by hand below. Pure: no processes.
+//
+// The toy model: every thread exists from the start, T0 holds the baton first, and each thread is
+// a list of steps (a write to a location). Before each step the thread is at a scheduling point;
+// after its last step it is at its exit point, where it can no longer run (a free switch). Points
+// with one candidate ask the strategy too, as the shim does after a block or an exit; only points
+// with several candidates are decisions. The real dfs strategy runs the model, its step log is
+// decoded, and the explorer produces the next prefixes, as the driver does with processes.
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ctrlsched/dfs.h"
+#include "ctrlsched/dfs_explorer.h"
+#include "ctrlsched/run_spec.h"
+#include "ctrlsched/sync_ops.h"
+
+namespace ctrlsched {
+namespace {
+
+struct ToyStep {
+  std::uint64_t location;
+};
+using ToyProgram = std::vector<std::vector<ToyStep>>;  // steps per thread
+
+struct ToyRun {
+  std::vector<DfsPoint> points;
+  std::string order;  // thread letters in the order their steps ran, e.g. "AABB"
+};
+
+ToyRun run_toy(const ToyProgram& program, const std::vector<Decision>& prefix) {
+  std::vector<std::uint8_t> encoded;
+  for (const Decision d : prefix) {
+    std::uint8_t bytes[kMaxEncodedDecision];
+    const std::size_t n = encode_decision(d, bytes);
+    encoded.insert(encoded.end(), bytes, bytes + n);
+  }
+  std::vector<std::uint8_t> area(1 << 16);
+  auto strategy = make_dfs_strategy(encoded, area);
+  std::vector<std::size_t> next(program.size(), 0);
+  ThreadId current = 0;
+  ToyRun run;
+  for (std::uint64_t step = 1;; ++step) {
+    std::vector<Candidate> candidates;
+    for (ThreadId t = 0; t < program.size(); ++t) {
+      if (next[t] < program[t].size()) {
+        candidates.push_back(Candidate{t, false, PendingKind::Write, 0, program[t][next[t]].location, 0});
+      }
+    }
+    if (candidates.empty()) break;
+    const bool enabled = next[current] < program[current].size();
+    const SchedulingPoint point{current, enabled, enabled ? PointKind::Access : PointKind::ThreadExit, step, candidates};
+    const ThreadId chosen = strategy->next_thread(point);
+    run.order += static_cast<char>('A' + chosen);
+    ++next[chosen];
+    current = chosen;
+  }
+  REQUIRE_FALSE(strategy->divergence().has_value());
+  const std::optional<DfsLog> log = read_dfs_log(area);
+  REQUIRE(log);
+  REQUIRE_FALSE(log->truncated);
+  run.points = log->points;
+  return run;
+}
+
+struct Counts {
+  std::uint64_t runs = 0;
+  std::uint64_t schedules = 0;  // runs not redundant
+  std::uint64_t redundant = 0;
+  std::set<std::string> orders;  // distinct step orders over all runs
+  std::set<std::string> schedule_orders;
+  std::uint32_t max_preemptions = 0;
+};
+
+Counts explore(const ToyProgram& program, std::uint32_t bound, bool reduction, std::size_t batch = 3) {
+  DfsExplorer explorer(bound, reduction);
+  Counts c;
+  while (!explorer.complete()) {
+    for (const DfsBranch& branch : explorer.next_batch(batch)) {
+      const ToyRun run = run_toy(program, branch.prefix);
+      const DfsRunVerdict verdict = explorer.explored(branch, run.points);
+      REQUIRE(verdict.followed);
+      ++c.runs;
+      c.redundant += verdict.redundant;
+      c.schedules += !verdict.redundant;
+      c.orders.insert(run.order);
+      if (!verdict.redundant) c.schedule_orders.insert(run.order);
+      c.max_preemptions = std::max(c.max_preemptions, branch.preemptions);
+    }
+  }
+  return c;
+}
+
+// n steps per thread: `shared` = every step writes location 1 (all dependent), otherwise thread t
+// writes location 100 * (t + 1) + i (all independent).
+ToyProgram threads_of(std::size_t threads, std::size_t n, bool shared) {
+  ToyProgram program(threads);
+  for (std::size_t t = 0; t < threads; ++t) {
+    for (std::size_t i = 0; i < n; ++i) program[t].push_back({shared ? 1u : 100 * (t + 1) + i});
+  }
+  return program;
+}
+
+// How the counts without reduction come about, two threads A (T0, holding the baton) and B, n
+// steps each. A schedule is an interleaving of a^n and b^n, cut into maximal blocks of one
+// thread. A switch between blocks is a preemption unless the thread switched away from has no
+// step left; only the last switch can be such (after it only one thread has steps). Starting with
+// B preempts A. So a schedule of b >= 2 blocks costs b - 2 preemptions when it starts with A and
+// b - 1 when it starts with B. Blocks alternate; with ceil(b/2) blocks of the first thread and
+// floor(b/2) of the other, the number of interleavings with b blocks is
+// C(n-1, ceil(b/2)-1) * C(n-1, floor(b/2)-1).
+//   0 preemptions: A-start, b = 2: 1.
+//   1 preemption:  A-start, b = 3: C(n-1,1) = n-1;  B-start, b = 2: 1.          -> total n
+//   2 preemptions: A-start, b = 4: (n-1)^2;         B-start, b = 3: n-1.        -> total n(n-1)
+// At most K: K=0: 1;  K=1: n+1;  K=2: n+1 + n(n-1) = n^2+1.
+//   n = 2: 1, 3, 5 (of the C(4,2) = 6 interleavings: only BABA, 3 preemptions, is left out)
+//   n = 3: 1, 4, 10 (of 20).
+TEST_CASE("dfs without reduction: every interleaving within the bound, exactly once", "[dfs]") {
+  for (const bool shared : {false, true}) {
+    const ToyProgram two = threads_of(2, 2, shared);
+    CHECK(explore(two, 0, false).runs == 1);
+    CHECK(explore(two, 1, false).runs == 3);
+    const Counts k2 = explore(two, 2, false);
+    CHECK(k2.runs == 5);
+    CHECK(k2.orders.size() == 5);  // all distinct
+    CHECK(k2.orders.count("BABA") == 0);
+    CHECK(explore(two, 3, false).orders.size() == 6);
+
+    const ToyProgram three = threads_of(2, 3, shared);
+    CHECK(explore(three, 0, false).runs == 1);
+    CHECK(explore(three, 1, false).runs == 4);
+    CHECK(explore(three, 2, false).runs == 10);
+    CHECK(explore(three, 2, false).orders.size() == 10);
+  }
+}
+
+// With reduction. Independent steps: every interleaving is equivalent. The run without a prefix
+// (AA..BB) is the only schedule; each branch preempts A at one of its n points in favour of B with
+// A asleep (A's step is independent of B's), B runs to its end, then A runs alone: redundant.
+// Those runs find no new branch (the only alternative, A, sleeps). So for K >= 1: n + 1 runs,
+// 1 schedule, n redundant.
+// Dependent steps: A wakes at once (B's step writes A's location), so nothing is pruned: the
+// counts are those without reduction (1, n+1, n^2+1).
+TEST_CASE("dfs with sleep sets: independent steps collapse, dependent ones do not", "[dfs]") {
+  for (const std::size_t n : {2u, 3u}) {
+    const ToyProgram independent = threads_of(2, n, false);
+    const Counts k0 = explore(independent, 0, true);
+    CHECK(k0.runs == 1);
+    CHECK(k0.schedules == 1);
+    for (const std::uint32_t k : {1u, 2u}) {
+      const Counts c = explore(independent, k, true);
+      CHECK(c.runs == n + 1);
+      CHECK(c.schedules == 1);
+      CHECK(c.redundant == n);
+    }
+    const ToyProgram dependent = threads_of(2, n, true);
+    CHECK(explore(dependent, 0, true).schedules == 1);
+    CHECK(explore(dependent, 1, true).schedules == n + 1);
+    const Counts d2 = explore(dependent, 2, true);
+    CHECK(d2.schedules == n * n + 1);
+    CHECK(d2.redundant == 0);
+  }
+}
+
+// Each thread: one independent step (its own location), then one dependent step (location 1).
+// Interleavings of a1 a2 / b1 b2 and their preemptions:
+//   a1 a2 b1 b2: 0   a1 b1 b2 a2: 1   b1 b2 a1 a2: 1
+//   a1 b1 a2 b2: 2   b1 a1 a2 b2: 2   b1 a1 b2 a2: 3
+// Without reduction: K=0: 1, K=1: 3, K=2: 5. Up to the order of independent steps only the order
+// of a2 and b2 matters: two classes, {a2 before b2} and {b2 before a2}, both reachable with one
+// preemption.
+// With reduction (K=1 and K=2 alike): the first run a1 a2 b1 b2 branches at A's two points
+// (preempting A, which sleeps: a1 and a2 are independent of b1).
+//   [B at a1's point]: b1, then at b2's point A still sleeps (b2 is independent of a1) and is not
+//   an alternative; B finishes and A runs alone: redundant.
+//   [A, B at a2's point]: b1, then at b2's point A sleeps and is not an alternative (a1 b1 a2 ..
+//   is covered by a1 a2 b1 ..); b2 wakes A (a2 and b2 write location 1); A finishes: the
+//   schedule a1 b1 b2 a2, the class {b2 before a2}.
+// So 3 runs, 2 schedules (one per class), 1 redundant.
+TEST_CASE("dfs with sleep sets: one schedule per order of the dependent steps", "[dfs]") {
+  const ToyProgram mixed = {{{10}, {1}}, {{20}, {1}}};
+  CHECK(explore(mixed, 0, false).runs == 1);
+  CHECK(explore(mixed, 1, false).runs == 3);
+  CHECK(explore(mixed, 2, false).runs == 5);
+  CHECK(explore(mixed, 0, true).runs == 1);
+  for (const std::uint32_t k : {1u, 2u}) {
+    const Counts c = explore(mixed, k, true);
+    CHECK(c.runs == 3);
+    CHECK(c.schedules == 2);
+    CHECK(c.redundant == 1);
+    CHECK(c.schedule_orders == std::set<std::string>{"AABB", "ABBA"});
+  }
+}
+
+// Three threads A (holding the baton), B, C of one step each. A's exit is a free switch, so
+// with 0 preemptions: ABC and ACB (2). Starting with B or C preempts A (1); after that thread's
+// exit the choice between the other two is free: BAC, BCA, CAB, CBA. K=1: 6 = 3!.
+// Dependent (one location): the reduction prunes nothing: 2 and 6.
+// Independent: at A's exit the sleep sets add nothing (only a preempted thread sleeps, see
+// docs/strategies.md), so ACB is a schedule of its own (2 at K=0). With K=1 the four branches that
+// start with B or C keep A asleep; each runs A alone at the end, or schedules it by default at
+// the free switch: redundant. 6 runs, 2 schedules, 4 redundant.
+TEST_CASE("dfs on three threads", "[dfs]") {
+  const ToyProgram dependent = threads_of(3, 1, true);
+  CHECK(explore(dependent, 0, false).runs == 2);
+  CHECK(explore(dependent, 1, false).runs == 6);
+  CHECK(explore(dependent, 1, false).orders.size() == 6);
+  CHECK(explore(dependent, 1, true).schedules == 6);
+  const ToyProgram independent = threads_of(3, 1, false);
+  CHECK(explore(independent, 0, true).schedules == 2);
+  const Counts c = explore(independent, 1, true);
+  CHECK(c.runs == 6);
+  CHECK(c.schedules == 2);
+  CHECK(c.redundant == 4);
+}
+
+TEST_CASE("dfs exploration order does not depend on the batch size", "[dfs]") {
+  const ToyProgram program = threads_of(2, 3, false);
+  std::vector<std::vector<Decision>> orders[2];
+  for (const std::size_t batch : {1u, 7u}) {
+    DfsExplorer explorer(2, false);
+    auto& seen = orders[batch == 1 ? 0 : 1];
+    while (!explorer.complete()) {
+      for (const DfsBranch& branch : explorer.next_batch(batch)) {
+        seen.push_back(branch.prefix);
+        explorer.explored(branch, run_toy(program, branch.prefix).points);
+      }
+    }
+  }
+  CHECK(orders[0] == orders[1]);
+  CHECK(orders[0].size() == 10);  // n^2 + 1 for n = 3, K = 2
+}
+
+TEST_CASE("dfs: a run that leaves its prefix is reported, not explored", "[dfs]") {
+  const ToyProgram program = threads_of(2, 2, true);
+  DfsExplorer explorer(1, false);
+  DfsBranch branch;
+  branch.prefix = {{DecisionKind::Schedule, 1}};
+  const ToyRun other = run_toy(program, {});  // took A where the prefix says B
+  const DfsRunVerdict verdict = explorer.explored(branch, other.points);
+  CHECK_FALSE(verdict.followed);
+  CHECK(verdict.branches == 0);
+}
+
+TEST_CASE("dfs dependence: same location with a write, same sync object, unknown steps", "[dfs]") {
+  const DfsOption read_x{1, false, PendingKind::Read, 0, 0x1000};
+  const DfsOption read_x2{2, false, PendingKind::Read, 0, 0x1000};
+  const DfsOption write_x{2, false, PendingKind::Write, 0, 0x1004};  // same 8-byte granule
+  const DfsOption write_y{2, false, PendingKind::Write, 0, 0x1008};
+  const DfsOption lock_m{2, false, PendingKind::Sync, 1, 0x2000};
+  const DfsOption unlock_m{1, false, PendingKind::Sync, 2, 0x2000};
+  const DfsOption unknown{1, false, PendingKind::None, 0, 0};
+  const DfsOption timed{1, true, PendingKind::Sync, 1, 0x3000};
+  CHECK_FALSE(dependent(read_x, read_x2));
+  CHECK(dependent(read_x, write_x));
+  CHECK_FALSE(dependent(read_x, write_y));
+  CHECK(dependent(lock_m, unlock_m));
+  CHECK_FALSE(dependent(lock_m, write_y));
+  CHECK(dependent(unknown, write_y));
+  CHECK(dependent(timed, write_y));
+  // A join depends on every step of the thread it joins (its last step runs into the exit).
+  const DfsOption join_t2{1, false, PendingKind::Sync, static_cast<std::uint8_t>(SyncOp::Join), 2};
+  CHECK(dependent(join_t2, write_y));  // write_y is thread 2's step
+  CHECK_FALSE(dependent(join_t2, DfsOption{3, false, PendingKind::Write, 0, 0x1008}));
+}
+
+}  // namespace
+}  // namespace ctrlsched
+
+namespace ctrlsched {
+namespace {
+
+TEST_CASE("dfs handles name a schedule of the exploration", "[dfs]") {
+  RunSpec spec;
+  spec.seed = 12;
+  spec.strategy = StrategyKind::Dfs;
+  spec.expected_hash = 0xc9314b0ae278ccbdull;
+  CHECK(to_handle(spec) == "12:dfs@c9314b0ae278ccbd");
+  const std::optional<RunSpec> parsed = parse_handle("12:dfs:acc@c9314b0ae278ccbd");
+  REQUIRE(parsed);
+  CHECK(parsed->strategy == StrategyKind::Dfs);
+  CHECK(parsed->points == PointsMode::Accesses);
+  CHECK(parsed->seed == 12);
+  std::string error;
+  CHECK_FALSE(parse_handle("3:dfs:pb2", &error));
+  CHECK(error == "a preemption bound ('pb2') is only valid for random");
+}
+
+}  // namespace
+}  // namespace ctrlsched
