@@ -8,18 +8,18 @@
 #include "ctrlsched/run_record.h"
 #include "ctrlsched/strategy.h"
 #include "runtime.h"
+#include "step_limit.h"
 #include "watchdog.h"
 
 namespace ctrlsched::shim {
 
-[[noreturn]] void fail_hang(Thread* me);
 
 // The step count reaches the run record at every decision and every outcome (publish_steps),
 // not at every step: on the fast path it is only a counter in this process.
 inline void publish_steps() { g_rt.record->steps = g_rt.steps; }
 
 inline void count_step(Thread* me) {
-  if (__builtin_expect(++g_rt.steps > g_rt.config.max_steps, 0)) fail_hang(me);
+  if (__builtin_expect(++g_rt.steps > g_rt.config.max_steps, 0)) step_past_limit(me);
 }
 
 // The strategy's lease still covers a non-Yield point of `me` at `step`.

@@ -95,18 +95,6 @@ void end_run() {
   __builtin_unreachable();
 }
 
-void fail_hang(Thread* me) {
-  if (first_outcome(ShimOutcome::Hang)) {
-    FailureInfo& f = g_rt.record->failure;
-    std::snprintf(f.message, sizeof f.message,
-                  "hang: more than %llu scheduling steps (--max-steps); T%u was running",
-                  static_cast<unsigned long long>(g_rt.config.max_steps), me->id);
-    f.thread = me->id;
-    capture_stack(f.stack);
-  }
-  end_run();
-}
-
 void fail_deadlock(Thread* me) {
   if (!first_outcome(ShimOutcome::Deadlock)) end_run();
   DeadlockInfo& d = g_rt.record->deadlock;

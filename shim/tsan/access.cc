@@ -68,6 +68,8 @@ void access_slow(Thread* me, std::uintptr_t address, unsigned size, EventKind ki
       point(me, PointKind::Access);
       me->pending = PendingKind::None;
     } else {
+      if (__builtin_expect(g_rt.steps >= g_rt.config.max_steps, 0))
+        note_access_past_limit(me, address, pc, value_at(address, size));
       const bool yield = spin_yield || spin_read_streak(me, address, size, kind);
       if (__builtin_expect(g_rt.dfs_pending, 0)) {  // the exploration judges which steps commute
         me->pending = kind == EventKind::Read || kind == EventKind::AtomicLoad ? PendingKind::Read : PendingKind::Write;

@@ -240,6 +240,8 @@ void LocalizationData::add(std::uint64_t index, const RunRecord& record, bool fa
     });
     names_index_ = index;
   }
+  // A run stopped at --max-steps did not get to its end: it is evidence neither way.
+  if (static_cast<ShimOutcome>(record.outcome) == ShimOutcome::Unfinished) return;
   if (failed && static_cast<ShimOutcome>(record.outcome) == ShimOutcome::Deadlock &&
       (!lock_cycle_ || index < lock_cycle_index_)) {
     if (auto cycle = find_lock_cycle(record.deadlock)) {
@@ -295,7 +297,7 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   if (first_failing) {
     locon_set.push_back(*first_failing);
     for (std::size_t i = 0; i < reported && locon_set.size() <= settings.locon_passing; ++i) {
-      if (!runs[i].failed() && runs[i].access_pairs) locon_set.push_back(i);
+      if (runs[i].passed() && runs[i].access_pairs) locon_set.push_back(i);
     }
   }
   // A deadlock or a hang is a state of the synchronization: at equal scores its sync orders

@@ -39,7 +39,7 @@ std::optional<LoconInput> locon_input(const std::vector<RunResult>& runs, std::s
   LoconInput input;
   input.failed = locon_pairs(*runs[failed].access_pairs);
   for (const RunResult& run : runs)
-    if (!run.failed() && run.access_pairs) input.passing.push_back(locon_pairs(*run.access_pairs));
+    if (run.passed() && run.access_pairs) input.passing.push_back(locon_pairs(*run.access_pairs));
   return input;
 }
 

@@ -175,7 +175,9 @@ ExitCode run_replay(const CommandLine& cl, ReplayPlan plan, const ReplayTracing*
   const RunResult& r = outcome.result;
   std::string text;
   if (r.kind != OutcomeKind::Diverged) {
-    text += r.failed() ? "FAIL  " + r.failure->message + "\n" + render_failure_body(r, nullptr) : "PASS\n";
+    if (r.failed()) text += "FAIL  " + r.failure->message + "\n" + render_failure_body(r, nullptr);
+    else if (r.passed()) text += "PASS\n";
+    else text += "UNFINISHED  " + r.failure->message + " (raise --max-steps to run it to the end)\n";
   }
   if (!o.quiet || outcome.verdict.diverged) {
     if (!o.quiet) text += counters_line(r);

@@ -152,8 +152,13 @@ ExitCode run_seeds(const CommandLine& cl) {
   }
   header.spec = spec_from_options(o);
   if (header.spec.strategy == StrategyKind::Pct && header.spec.pct_steps == 0) {
-    header.spec.pct_steps = calibrate_pct_steps(target, header.spec, *o.timeout, cl.target);
+    std::optional<CalibrationLimit> limit;
+    header.spec.pct_steps = calibrate_pct_steps(target, header.spec, *o.timeout, cl.target, &limit);
     header.pct_steps_calibrated = true;
+    if (limit) {
+      header.pct_calibration_reached_limit = true;
+      std::fprintf(stderr, "ctrlsched: %s\n", calibration_limit_note(*limit, header.spec.max_steps).c_str());
+    }
   }
 
   Symbolizer symbolizer;

@@ -40,6 +40,7 @@ nlohmann::ordered_json report_json(const Report& report) {
   summary["depth"] = optional_number(pct, spec.pct_depth);
   summary["pct_steps"] = optional_number(pct, spec.pct_steps);
   summary["pct_steps_calibrated"] = pct && h.pct_steps_calibrated;
+  if (pct && h.pct_calibration_reached_limit) summary["pct_calibration_reached_limit"] = true;
   summary["preemption_bound"] = optional_number(spec.preemption_bound.has_value(), spec.preemption_bound.value_or(0));
   summary["max_steps"] = spec.max_steps;
   summary["points"] = spec.points == PointsMode::Sync ? "sync" : spec.points == PointsMode::Accesses ? "accesses" : "auto";
@@ -76,7 +77,7 @@ nlohmann::ordered_json report_json(const Report& report) {
   for (const RunResult& run : report.runs) {
     Json r;
     r["seed"] = run.seed;
-    r["outcome"] = run.failed() ? "fail" : "pass";
+    r["outcome"] = run.failed() ? "fail" : run.passed() ? "pass" : "unfinished";
     r["kind"] = to_string(run.kind);
     if (run.failure) r["failure"] = failure_json(*run.failure);
     r["handle"] = run.handle;

@@ -31,6 +31,7 @@ struct ReportHeader {
   int interrupt_signal = 0;    // which (SIGINT, SIGTERM, SIGHUP), when interrupted
   RunSpec spec;                // strategy and parameters (seed / hash unused)
   bool pct_steps_calibrated = false;
+  bool pct_calibration_reached_limit = false;  // a calibration run reached --max-steps: k is the limit
   double elapsed_seconds = 0;  // the only nondeterministic value
   unsigned jobs = 1;
   TestCommand test;
@@ -45,7 +46,9 @@ struct Report {
   std::vector<RunResult> runs;  // seed order, exactly the reported seeds
   std::vector<FailureGroup> groups;
   OutcomeCounts counts{};
-  std::uint64_t failures() const { return runs.size() - at(counts, OutcomeKind::Pass); }
+  std::uint64_t failures() const {
+    return runs.size() - at(counts, OutcomeKind::Pass) - at(counts, OutcomeKind::Unfinished);
+  }
 };
 
 // Fills groups and counts from runs.

@@ -103,8 +103,14 @@ std::string render_summary(const Report& report, bool quiet) {
   if (quiet) return text;
   text += "PASS  " + seeds_word(at(report.counts, OutcomeKind::Pass)) + "\n";
   for (OutcomeKind kind : kAllOutcomeKinds) {
-    if (kind == OutcomeKind::Pass || at(report.counts, kind) == 0) continue;
+    if (kind == OutcomeKind::Pass || kind == OutcomeKind::Unfinished || at(report.counts, kind) == 0) continue;
     text += kIndent + std::string(to_string(kind)) + ": " + seeds_word(at(report.counts, kind)) + "\n";
+  }
+  if (const std::uint64_t unfinished = at(report.counts, OutcomeKind::Unfinished)) {
+    const std::uint64_t max_steps = report.header.spec.max_steps;
+    text += "UNFINISHED  " + seeds_word(unfinished) + " stopped at --max-steps " + std::to_string(max_steps) +
+            " while still making progress (neither passed nor failed); to run them to the end: --max-steps " +
+            std::to_string(max_steps * 10) + "\n";
   }
   // Runs not fully controlled (threads released by the watchdog or preempted for spinning) or
   // simplified by the model: say so once.

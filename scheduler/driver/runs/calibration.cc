@@ -19,15 +19,30 @@ constexpr std::uint64_t kMinPctSteps = 16;
 }  // namespace
 
 std::uint64_t calibrate_pct_steps(const LaunchTarget& target, const RunSpec& spec, double timeout_seconds,
-                                  const std::string& target_name) {
+                                  const std::string& target_name, std::optional<CalibrationLimit>* limit) {
   std::uint64_t steps = kMinPctSteps;
-  for (std::uint64_t seed = 0; seed < kCalibrationRuns; ++seed)
-    steps = std::max(steps, calibration_run_steps(target, spec, seed, timeout_seconds, target_name));
+  for (std::uint64_t seed = 0; seed < kCalibrationRuns; ++seed) {
+    const CalibrationRun run = calibration_run(target, spec, seed, timeout_seconds, target_name);
+    // A run past the limit also took the probe window's steps (shim/step_limit.h); k is the limit.
+    steps = std::max(steps, std::min(run.steps, spec.max_steps));
+    if (run.reached_limit && limit && !*limit) *limit = CalibrationLimit{seed, run.progressing};
+  }
   return steps;
 }
 
-std::uint64_t calibration_run_steps(const LaunchTarget& target, const RunSpec& spec, std::uint64_t seed,
-                                    double timeout_seconds, const std::string& target_name) {
+std::string calibration_limit_note(const CalibrationLimit& limit, std::uint64_t max_steps) {
+  const std::string limit_text = "--max-steps " + std::to_string(max_steps);
+  if (limit.progressing) {
+    return "note: calibration run " + std::to_string(limit.seed) + " was still making progress at " + limit_text +
+           ": the program runs longer than that, so pct's k is a lower bound and seeds may stop unfinished; "
+           "raise it (e.g. --max-steps " + std::to_string(max_steps * 10) + ")";
+  }
+  return "note: calibration run " + std::to_string(limit.seed) + " reached " + limit_text +
+         " without progress (a livelock under the random strategy); pct's k is the limit";
+}
+
+CalibrationRun calibration_run(const LaunchTarget& target, const RunSpec& spec, std::uint64_t seed,
+                               double timeout_seconds, const std::string& target_name) {
   RunSpec calibration = spec;
   calibration.seed = seed;
   calibration.strategy = StrategyKind::Random;
@@ -44,7 +59,11 @@ std::uint64_t calibration_run_steps(const LaunchTarget& target, const RunSpec& s
   const RunResult result = run_single<RunResult>(target, options, std::move(job), [&](const FinishedRun& run) {
     return collect_result(run, calibration, context, target_name);
   });
-  return result.steps;
+  CalibrationRun run;
+  run.steps = result.steps;
+  run.reached_limit = result.kind == OutcomeKind::Hang || result.kind == OutcomeKind::Unfinished;
+  run.progressing = result.kind == OutcomeKind::Unfinished;
+  return run;
 }
 
 }  // namespace ctrlsched::driver

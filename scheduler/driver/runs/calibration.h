@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "ctrlsched/run_spec.h"
@@ -14,12 +15,28 @@
 
 namespace ctrlsched::driver {
 
-// Runs the calibration runs for `spec` and returns k. Throws DriverError(CannotRun) if the target
-// cannot run under the shim.
+// A calibration run that reached --max-steps did not measure the program's length: k is then
+// max_steps, a lower bound, and the user should hear why every seed may stop at the limit.
+struct CalibrationLimit {
+  std::uint64_t seed = 0;     // the first calibration run that reached the limit
+  bool progressing = false;   // it was still making progress there (a long run, not a livelock)
+};
+
+// Runs the calibration runs for `spec` and returns k (at most max_steps). Throws
+// DriverError(CannotRun) if the target cannot run under the shim. `limit`, when given, is set if
+// a calibration run reached --max-steps.
 std::uint64_t calibrate_pct_steps(const LaunchTarget& target, const RunSpec& spec, double timeout_seconds,
-                                  const std::string& target_name);
-// One calibration run (strategy random, the given seed): the steps it took.
-std::uint64_t calibration_run_steps(const LaunchTarget& target, const RunSpec& spec, std::uint64_t seed,
-                                    double timeout_seconds, const std::string& target_name);
+                                  const std::string& target_name,
+                                  std::optional<CalibrationLimit>* limit = nullptr);
+// One calibration run (strategy random, the given seed): the steps it took and how it ended.
+struct CalibrationRun {
+  std::uint64_t steps = 0;
+  bool reached_limit = false;  // hang or unfinished: it ran past --max-steps
+  bool progressing = false;    // unfinished
+};
+CalibrationRun calibration_run(const LaunchTarget& target, const RunSpec& spec, std::uint64_t seed,
+                               double timeout_seconds, const std::string& target_name);
+// The one-line note for a calibration that reached the limit (docs/cli.md, "PCT calibration").
+std::string calibration_limit_note(const CalibrationLimit& limit, std::uint64_t max_steps);
 
 }  // namespace ctrlsched::driver

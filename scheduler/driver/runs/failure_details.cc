@@ -199,11 +199,31 @@ FailureDetails hang_failure(const RunRecord& record, const ClassifyContext& cont
   FailureDetails f;
   f.kind = OutcomeKind::Hang;
   const std::string top = top_frame(record.failure.stack, context);
+  const StepLimitInfo& probe = record.step_limit;
   f.message = "hang: exceeded --max-steps " + std::to_string(record.config.max_steps);
+  if (probe.probe_steps > 0) {
+    f.message += " and made no progress in " + std::to_string(probe.probe_steps) + " more steps (livelock)";
+  }
   if (record.failure.stack.count > 0) f.message += " in T" + std::to_string(record.failure.thread) + " at " + top;
+  if (probe.probe_steps > 0 && !probe.saw_accesses) {
+    f.details.push_back("uninstrumented: only new threads count as progress; if the program is just long, "
+                        "raise --max-steps, or build it instrumented (docs/instrumentation.md)");
+  }
   f.stack = render_stack(record.failure.stack, context);
   locate_top(f, record.failure.stack, context);
   f.signature = "hang|" + top;
+  return f;
+}
+
+FailureDetails unfinished_details(const RunRecord& record, const ClassifyContext& context) {
+  FailureDetails f;
+  f.kind = OutcomeKind::Unfinished;
+  const std::string top = top_frame(record.failure.stack, context);
+  f.message = "unfinished: still making progress at --max-steps " + std::to_string(record.config.max_steps);
+  if (record.failure.stack.count > 0) f.message += " in T" + std::to_string(record.failure.thread) + " at " + top;
+  f.stack = render_stack(record.failure.stack, context);
+  locate_top(f, record.failure.stack, context);
+  f.signature = "unfinished";
   return f;
 }
 

@@ -17,8 +17,12 @@ FailureDetails assertion_failure(const RunRecord& record, const ClassifyContext&
 FailureDetails signal_failure(const RunRecord& record, const ClassifyContext& context);
 // deadlock: N threads blocked — who waits for what; signature kind|<sorted top frames>.
 FailureDetails deadlock_failure(const RunRecord& record, const ClassifyContext& context);
-// hang: exceeded --max-steps N in T at <frame>; signature kind|<top frame>.
+// hang: exceeded --max-steps N [and made no progress in P more steps (livelock)] in T at <frame>;
+// signature kind|<top frame>.
 FailureDetails hang_failure(const RunRecord& record, const ClassifyContext& context);
+// unfinished: still making progress at --max-steps N in T at <frame>; not a failure, signature
+// "unfinished" (the probe of shim/step_limit.h saw new events past the limit).
+FailureDetails unfinished_details(const RunRecord& record, const ClassifyContext& context);
 FailureDetails simple_failure(OutcomeKind kind, std::string message, std::string signature);
 
 }  // namespace ctrlsched::driver

@@ -66,6 +66,7 @@ Classification classify(const RunRecord& record, const ChildExit& exit, const Cl
                          "exit|" + std::to_string(record.exit_status)));
     case ShimOutcome::Deadlock: return fail(deadlock_failure(record, context));
     case ShimOutcome::Hang: return fail(hang_failure(record, context));
+    case ShimOutcome::Unfinished: return fail(unfinished_details(record, context));
     case ShimOutcome::Diverged: {
       const DivergenceInfo& d = record.divergence;
       return fail(simple_failure(OutcomeKind::Diverged,

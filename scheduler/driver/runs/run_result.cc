@@ -14,6 +14,7 @@ std::string_view to_string(OutcomeKind kind) {
     case OutcomeKind::Timeout: return "timeout";
     case OutcomeKind::Diverged: return "diverged";
     case OutcomeKind::Error: return "error";
+    case OutcomeKind::Unfinished: return "unfinished";
   }
   return "unknown";
 }

@@ -14,15 +14,18 @@
 
 namespace ctrlsched::driver {
 
+// Unfinished: the run reached --max-steps while still making progress (shim/step_limit.h). It
+// is neither a pass nor a failure: it did not get to the end.
 enum class OutcomeKind : std::uint8_t {
-  Pass, Assertion, Signal, Exit, Deadlock, Hang, Timeout, Diverged, Error,
+  Pass, Assertion, Signal, Exit, Deadlock, Hang, Timeout, Diverged, Error, Unfinished,
 };
 inline constexpr OutcomeKind kAllOutcomeKinds[] = {
     OutcomeKind::Pass, OutcomeKind::Assertion, OutcomeKind::Signal,   OutcomeKind::Exit,
     OutcomeKind::Deadlock, OutcomeKind::Hang,  OutcomeKind::Timeout, OutcomeKind::Diverged,
-    OutcomeKind::Error,
+    OutcomeKind::Error, OutcomeKind::Unfinished,
 };
-// "pass", "assertion", "signal", "exit", "deadlock", "hang", "timeout", "diverged", "error".
+// "pass", "assertion", "signal", "exit", "deadlock", "hang", "timeout", "diverged", "error",
+// "unfinished".
 std::string_view to_string(OutcomeKind kind);
 
 // How the child process ended, as the worker pool saw it.
@@ -91,7 +94,7 @@ struct AccessPairs {
 struct RunResult {
   std::uint64_t seed = 0;
   OutcomeKind kind = OutcomeKind::Pass;
-  std::optional<FailureDetails> failure;  // set iff kind != Pass
+  std::optional<FailureDetails> failure;  // set iff kind != Pass (Unfinished: why it stopped)
   std::string handle;                     // replay handle including "@<schedule hash>"
   std::uint64_t schedule_hash = 0;
   std::uint64_t steps = 0;
@@ -102,7 +105,8 @@ struct RunResult {
   std::string note;                       // e.g. the watchdog released a blocked thread
   std::optional<AccessPairs> access_pairs;  // with --access-pairs
 
-  bool failed() const { return kind != OutcomeKind::Pass; }
+  bool failed() const { return kind != OutcomeKind::Pass && kind != OutcomeKind::Unfinished; }
+  bool passed() const { return kind == OutcomeKind::Pass; }
 };
 
 }  // namespace ctrlsched::driver

@@ -24,7 +24,7 @@
 namespace ctrlsched {
 
 inline constexpr std::uint32_t kRunRecordMagic = 0x52525343;  // "CSRR"
-inline constexpr std::uint32_t kRunRecordVersion = 6;
+inline constexpr std::uint32_t kRunRecordVersion = 7;
 inline constexpr const char* kRecordFdEnv = "CTRLSCHED_RECORD_FD";
 
 // What the shim saw. The driver adds Timeout (it killed the run) and derives exit/signal
@@ -38,6 +38,7 @@ enum class ShimOutcome : std::uint32_t {
   Hang = 5,        // max_steps exceeded: failure.message, stack of the running thread
   Diverged = 6,    // replay left the recorded schedule: divergence.* filled
   ShimError = 7,   // the shim could not model something (too many threads, ...): failure.message
+  Unfinished = 8,  // max_steps exceeded while the run was still making progress (StepLimitInfo)
 };
 
 enum class WaitKind : std::uint32_t {
@@ -169,6 +170,18 @@ struct ModelNotes {
   std::uint32_t reserved;
 };
 
+// A run that reached --max-steps ran on for a probe window to tell a long run from a livelock
+// (shim/step_limit.h): how many probe events the second half of the window saw, and how many of
+// them the first half had not (new thread, location or value). Filled for Hang and Unfinished;
+// failure.thread and failure.stack say who was running when the window ended.
+struct StepLimitInfo {
+  std::uint64_t probe_steps;      // length of the probe window past max_steps
+  std::uint64_t events;           // events in the window's second half
+  std::uint64_t novel;            // of those, not seen in the first half
+  std::uint32_t saw_accesses;     // 1 if instrumented accesses fed the probe
+  std::uint32_t reserved;
+};
+
 // The modules loaded in the test process (refreshed after dlopen), so sites in traces and stacks
 // can be symbolized after the process is gone.
 inline constexpr std::size_t kMaxRecordedModules = 64;
@@ -216,6 +229,7 @@ struct RunRecord {
   ForceOutcome force;             // directed runs: how far the directive got
   SpinInfo spin;
   ModelNotes model_notes;
+  StepLimitInfo step_limit;
 };
 
 inline constexpr std::uint64_t kRunRecordBytes = 32ull << 20;       // 32 MiB, sparse
