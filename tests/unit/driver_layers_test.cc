@@ -1,6 +1,6 @@
 // The driver's folders depend on each other one way only (docs/architecture.md, "The driver"):
 //
-//   cli → options, modes → localize → report → runs → (policy core, shared formats)
+//   cli → options, modes → store → localize → report → runs → (policy core, shared formats)
 //
 // A folder may include its own files and those of the folders it may call; exit_codes.h (the
 // command's exit codes and error type) is open to all. An include that runs the other way is a
