@@ -27,6 +27,7 @@
 #include "runs/schedule_store.h"
 #include "runs/seeds_loop.h"
 #include "runs/stop_request.h"
+#include "store/run_store.h"
 #include "store/store_writer.h"
 
 namespace ctrlsched::driver {
@@ -122,6 +123,7 @@ ExitCode run_seeds(const CommandLine& cl) {
       usage_error("cannot write the --json file " + *o.json + ": " + problem);
     }
   }
+  if (o.store) RunStore{*o.store};  // a file that is not a run store ends it before any run (exit 7)
   ReportFiles report_files(o);  // --sarif, --junit
   const ScheduleStore store(*o.save_schedules);
   bool saving = !o.no_save;
