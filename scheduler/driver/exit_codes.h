@@ -19,6 +19,7 @@ enum class ExitCode : int {
   Diverged = 4,     // replay left the recorded schedule
   BadSchedule = 5,  // schedule file unreadable or corrupt, or a malformed handle
   Internal = 6,     // our own failure: shim library missing, memfd/fork failed, uncaught error
+  BadStore = 7,     // --store: the file is not a ctrlsched run store (not SQLite, corrupt, newer)
 };
 
 inline int to_int(ExitCode code) { return static_cast<int>(code); }

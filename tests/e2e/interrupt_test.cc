@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "e2e.h"
@@ -31,11 +32,28 @@ std::vector<pid_t> processes_running(const fs::path& path) {
   return pids;
 }
 
-// The ctrlsched process working in `dir` (only ours: by its working directory).
+// The parent process id of `pid` (0 if unknown): field 4 of /proc/PID/stat, after the ")".
+pid_t parent_of(const std::string& pid) {
+  std::ifstream in("/proc/" + pid + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto close = stat.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream rest(stat.substr(close + 1));
+  std::string state;
+  long parent = 0;
+  rest >> state >> parent;
+  return static_cast<pid_t>(parent);
+}
+
+// The ctrlsched process working in `dir` (only ours: by its working directory). Only a child of
+// this test process: a child the driver has forked but not yet exec'd (a test run, a fork server)
+// has the driver's executable and working directory too, and a signal meant for the driver must
+// not go to it.
 pid_t driver_in(const TempDir& dir) {
   for (const auto& entry : fs::directory_iterator("/proc")) {
     const std::string name = entry.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (parent_of(name) != ::getpid()) continue;
     std::error_code ec;
     if (fs::read_symlink(entry.path() / "exe", ec) != fs::path(ctrlsched_path()) || ec) continue;
     const std::string cwd = fs::read_symlink(entry.path() / "cwd", ec).string();
@@ -181,4 +199,43 @@ TEST_CASE("SIGKILL of ctrlsched leaves no test process and the previous report u
   for (const auto& entry : fs::directory_iterator(dir.path())) {
     CHECK_FALSE(contains(entry.path().filename().string(), ".tmp."));
   }
+}
+
+TEST_CASE("SIGTERM at any moment of a fork-served run: ctrlsched dies of it promptly, no test process left",
+          "[interrupt][forkserver]") {
+  // The signal lands at a different point each time: while the fork servers start (waiting for
+  // their hello), while a server forks a run, or while served runs spin. Each wait of the driver
+  // on a server must end in the stop (docs/fork-server.md, "Stopping").
+  const int delay_ms = GENERATE(0, 15, 40, 80, 200);
+  INFO("SIGTERM after " << delay_ms << " ms");
+  TempDir dir;
+  const fs::path spinner = dir / "busy_forever_copy";
+  fs::copy_file(e2e::program("busy_forever"), spinner);
+  Command c;
+  c.cwd = dir.path();
+  c.argv = {ctrlsched_path(), "--seeds", "8", "-j2", "--strategy", "random", "--timeout", "60", "--no-save",
+            spinner.string()};
+  c.timeout_seconds = 30;  // bounded: a hang is a failure here
+  Process p;
+  std::thread runner([&] { p = run(c); });
+  // Joined on every way out: an exception below must fail the test, not terminate the suite.
+  struct JoinAtExit {
+    std::thread& thread;
+    ~JoinAtExit() {
+      if (thread.joinable()) thread.join();
+    }
+  } join_at_exit{runner};
+  pid_t driver = 0;
+  for (int i = 0; i < 500 && driver == 0; ++i) {
+    driver = driver_in(dir);
+    if (driver == 0) ::usleep(2000);
+  }
+  CHECK(driver > 0);  // not REQUIRE: the runner thread must be joined either way
+  ::usleep(static_cast<useconds_t>(delay_ms) * 1000);
+  if (driver > 0) ::kill(driver, SIGTERM);
+  runner.join();
+  INFO(p.describe());
+  CHECK_FALSE(p.timed_out);
+  CHECK(p.term_signal == SIGTERM);  // shell status 143 (docs/exit-codes.md)
+  CHECK(left_running(spinner).empty());
 }

@@ -1,6 +1,6 @@
 // The driver's folders depend on each other one way only (docs/architecture.md, "The driver"):
 //
-//   cli → options, modes → localize → report → runs → (policy core, shared formats)
+//   cli → options, modes → store → localize → report → runs → (policy core, shared formats)
 //
 // A folder may include its own files and those of the folders it may call; exit_codes.h (the
 // command's exit codes and error type) is open to all. An include that runs the other way is a
@@ -24,7 +24,8 @@ const fs::path kDriver = fs::path(CTRLSCHED_SOURCE_DIR) / "scheduler" / "driver"
 const std::map<std::string, std::set<std::string>> kMayInclude = {
     {"cli", {"options", "modes", "runs"}},
     {"options", {}},
-    {"modes", {"options", "localize", "report", "runs"}},
+    {"modes", {"options", "store", "localize", "report", "runs"}},
+    {"store", {"localize", "report", "runs"}},
     {"localize", {"report", "runs"}},
     {"report", {"runs"}},
     {"runs", {}},
@@ -37,6 +38,7 @@ const std::set<std::string> kTopLevelFiles = {"CMakeLists.txt", "exit_codes.h"};
 const std::map<std::string, std::string> kFolderHeader = {
     {"cli", "main.cc"},         {"options", "command_line.h"}, {"modes", "modes.h"},
     {"localize", "localization.h"}, {"report", "report.h"},        {"runs", "seeds_loop.h"},
+    {"store", "run_store.h"},
 };
 
 std::vector<std::string> project_includes(const fs::path& file) {

@@ -60,6 +60,22 @@ int run(int argc, char** argv) {
     }
     return to_int(run_merge(merge));
   }
+  if (!args.empty() && args[0] == "report") {  // the reports of a run store: runs nothing
+    const StoreReportCommandLine report = parse_store_report_command_line(std::span(args).subspan(1));
+    if (report.help) {
+      std::fputs(store_report_help_text(), stdout);
+      return to_int(ExitCode::Ok);
+    }
+    return to_int(run_store_report(report));
+  }
+  if (!args.empty() && args[0] == "localize") {  // --localize over a run store (docs/store.md)
+    // The localization options apply as with --localize, which the command implies.
+    std::vector<std::string> words{"--localize"};
+    words.insert(words.end(), args.begin() + 1, args.end());
+    const CommandLine localize = parse_command_line(words);
+    install_interrupt_handlers();
+    return to_int(run_store_localize(localize));
+  }
   const CommandLine command_line = parse_command_line(args);
   if (command_line.options.help) {
     std::fputs(help_text().c_str(), stdout);

@@ -264,6 +264,22 @@ void LocalizationData::add(std::uint64_t index, const RunRecord& record, bool fa
   spectra_[static_cast<std::size_t>(index)] = read_spectra_run(record, failed);
 }
 
+void LocalizationData::add_stored(std::uint64_t index, bool failed, bool instrumented,
+                                  std::optional<localize::FalconRun> falcon,
+                                  std::optional<localize::SpectraRun> spectra, const std::optional<AccessPairs>& pairs) {
+  if (instrumented) instrumented_ = true;
+  falcon_[static_cast<std::size_t>(index)] = std::move(falcon);
+  spectra_[static_cast<std::size_t>(index)] = std::move(spectra);
+  if (failed) return;
+  any_passing_ = true;
+  if (pairs) {
+    for (const AccessPairResult& pair : pairs->pairs) {
+      passing_sites_.insert(pair.head_site);
+      passing_sites_.insert(pair.tail_site);
+    }
+  }
+}
+
 LocalizationReport run_localization(const LaunchTarget& target, const Report& report, const LocalizationData& data,
                                     const LocalizeSettings& settings, const ClassifyContext& context,
                                     const std::string& target_name) {

@@ -67,6 +67,11 @@ class LocalizationData {
  public:
   explicit LocalizationData(std::size_t runs) : falcon_(runs), spectra_(runs) {}
   void add(std::uint64_t index, const RunRecord& record, bool failed, Symbolizer& symbolizer);
+  // A run read back from the run store (store/, docs/store.md): the summaries it had when it ran.
+  // The names come once from the store's module table (set_names). No lock cycle is stored.
+  void add_stored(std::uint64_t index, bool failed, bool instrumented, std::optional<localize::FalconRun> falcon,
+                  std::optional<localize::SpectraRun> spectra, const std::optional<AccessPairs>& pairs);
+  void set_names(RecordNames names) { names_.emplace(std::move(names)); }
 
   bool instrumented() const { return instrumented_; }
   const std::vector<std::optional<localize::FalconRun>>& falcon() const { return falcon_; }

@@ -20,8 +20,18 @@ using DataSymbolFn = std::function<std::string(const std::string& module, std::u
 
 class RecordNames {
  public:
+  struct Module {
+    std::string path;
+    std::uint64_t bias = 0;
+    std::uint64_t size = 0;
+  };
+
   // Empty functions leave names raw ("module+0xoffset") and data unnamed.
   RecordNames(const RunRecord& record, SymbolizeFn symbolize, DataSymbolFn data_symbol = {});
+  // From a module table kept elsewhere (the run store keeps one per generation).
+  RecordNames(std::vector<Module> modules, SymbolizeFn symbolize, DataSymbolFn data_symbol = {})
+      : modules_(std::move(modules)), symbolize_(std::move(symbolize)), data_symbol_(std::move(data_symbol)) {}
+  const std::vector<Module>& modules() const { return modules_; }
 
   // "file:line function" of a site (a return address: looked up at site - 1), whichever parts
   // are known; the raw frame when nothing is; "?" for site 0 or an unknown module.
@@ -32,11 +42,6 @@ class RecordNames {
   std::string location(std::uint64_t address) const;
 
  private:
-  struct Module {
-    std::string path;
-    std::uint64_t bias = 0;
-    std::uint64_t size = 0;
-  };
   std::vector<Module> modules_;
   SymbolizeFn symbolize_;
   DataSymbolFn data_symbol_;

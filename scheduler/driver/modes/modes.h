@@ -10,6 +10,7 @@
 #include "exit_codes.h"
 #include "options/command_line.h"
 #include "options/merge_command_line.h"
+#include "options/store_command_line.h"
 
 namespace ctrlsched::driver {
 
@@ -38,5 +39,11 @@ ExitCode run_shrink(const CommandLine& command_line);
 
 // `ctrlsched merge`: the shard reports of a --shard run put together (report/merge.h).
 ExitCode run_merge(const MergeCommandLine& command_line);
+
+// `ctrlsched report --store FILE`: the reports of the stored runs, nothing run (docs/store.md).
+ExitCode run_store_report(const StoreReportCommandLine& command_line);
+// `ctrlsched localize --store FILE ... TEST`: the --localize pipeline over the stored runs of the
+// test's current build; only ConSeq's traced run and the confirmation's forced runs run.
+ExitCode run_store_localize(const CommandLine& command_line);
 
 }  // namespace ctrlsched::driver

@@ -27,6 +27,8 @@
 #include "runs/schedule_store.h"
 #include "runs/seeds_loop.h"
 #include "runs/stop_request.h"
+#include "store/run_store.h"
+#include "store/store_writer.h"
 
 namespace ctrlsched::driver {
 namespace {
@@ -111,6 +113,8 @@ std::vector<std::string> replay_options(const CommandLine& cl) {
 
 }  // namespace
 
+LocalizeSettings localize_settings_of(const Options& options, unsigned jobs) { return localize_settings(options, jobs); }
+
 ExitCode run_seeds(const CommandLine& cl) {
   const Options& o = cl.options;
   const LaunchTarget target = prepare_launch(cl.target, cl.args, cl.options.private_cwd);
@@ -119,6 +123,7 @@ ExitCode run_seeds(const CommandLine& cl) {
       usage_error("cannot write the --json file " + *o.json + ": " + problem);
     }
   }
+  if (o.store) RunStore{*o.store};  // a file that is not a run store ends it before any run (exit 7)
   ReportFiles report_files(o);  // --sarif, --junit, --html
   const ScheduleStore store(*o.save_schedules);
   bool saving = !o.no_save;
@@ -161,6 +166,8 @@ ExitCode run_seeds(const CommandLine& cl) {
     }
   }
 
+  std::optional<StoreWriter> stored;  // --store (docs/store.md)
+  if (o.store) stored.emplace(*o.store, target.path, header);
   Symbolizer symbolizer;
   ClassifyContext context;
   const LocalizeSettings localize = localize_settings(o, header.jobs);
@@ -195,6 +202,7 @@ ExitCode run_seeds(const CommandLine& cl) {
   hooks.finished = [&](const FinishedRun& run, const RunResult& result) {
     const bool failed = result.failed();
     if (localization_data) localization_data->add(run.index, run.region.record(), failed, symbolizer);
+    if (stored) stored->add(run.index, result, header.spec, localization_data ? &*localization_data : nullptr);
     if (!failed || !saving) return;
     std::string problem;
     if (auto schedule = recorded_schedule(run.region, result.handle, &problem)) {
@@ -205,8 +213,12 @@ ExitCode run_seeds(const CommandLine& cl) {
     }
   };
   hooks.counted = [&](std::uint64_t done, std::uint64_t failures) { progress.set(done, failures); };
-  hooks.tick = [&] { progress.tick(); };
+  hooks.tick = [&] {
+    progress.tick();
+    if (stored) stored->tick();
+  };
   SeedsLoopResult seeds = run_seeds_loop(target, loop, hooks, context, cl.target);
+  if (stored) stored->flush();
   progress.clear();
   header.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 

@@ -8,27 +8,46 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "ctrlsched/fork_server.h"
 #include "exit_codes.h"
 #include "runs/run_record_region.h"
+#include "runs/stop_request.h"
 
 namespace ctrlsched::driver {
 namespace {
+
+constexpr int kStopCheckMs = 50;
 
 [[noreturn]] void server_gone(const std::string& what) {
   throw DriverError(ExitCode::Internal, "the fork server " + what + " (run with --no-fork-server to avoid it)");
 }
 
-// One packet, or nullopt on end of file / error / timeout (timeout_ms < 0: wait forever).
-std::optional<ForkServerPacket> receive(int socket, int timeout_ms) {
+// One packet, or nullopt on end of file / error / timeout (timeout_ms < 0: no time limit). With
+// `stop_on_request`, a stop request (Ctrl-C, SIGTERM) also ends the wait: nothing the driver
+// waits for from a server may outlast the user's wish to stop (docs/fork-server.md).
+std::optional<ForkServerPacket> receive(int socket, int timeout_ms, bool stop_on_request = false) {
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
   pollfd fd{socket, POLLIN, 0};
-  int ready;
-  while ((ready = ::poll(&fd, 1, timeout_ms)) < 0 && errno == EINTR) {
+  for (;;) {
+    if (stop_on_request && interrupted()) return std::nullopt;
+    int wait_ms = timeout_ms;
+    if (timeout_ms >= 0) {
+      wait_ms = static_cast<int>(std::max<std::int64_t>(
+          0, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count()));
+    }
+    // The signal may land just before poll() starts; a short slice bounds how late we notice.
+    if (stop_on_request && (wait_ms < 0 || wait_ms > kStopCheckMs)) wait_ms = kStopCheckMs;
+    const int ready = ::poll(&fd, 1, wait_ms);
+    if (ready > 0) break;
+    if (ready < 0 && errno != EINTR) return std::nullopt;
+    if (ready == 0 && timeout_ms >= 0 && Clock::now() >= deadline) return std::nullopt;
   }
-  if (ready <= 0) return std::nullopt;
   ForkServerPacket packet;
   ssize_t n;
   while ((n = ::recv(socket, &packet, sizeof packet, 0)) < 0 && errno == EINTR) {
@@ -72,7 +91,8 @@ std::optional<ForkServer> ForkServer::start(const LaunchTarget& target, int cpu,
   if (null_fd >= 0) ::close(null_fd);
   ForkServer server(pid, sockets[0]);
   const int timeout_ms = static_cast<int>(std::chrono::duration<double, std::milli>(timeout).count());
-  const std::optional<ForkServerPacket> hello = receive(server.socket_, timeout_ms);
+  const std::optional<ForkServerPacket> hello = receive(server.socket_, timeout_ms, true);
+  if (interrupted()) throw Interrupted();  // `server` goes down with the stack
   if (!hello || hello->kind != ForkServerMessage::Hello) {
     *why_not = "the test did not start as a fork server";
     return std::nullopt;
@@ -114,7 +134,10 @@ pid_t ForkServer::launch(RunRecordRegion& region, int output_fd) {
   while ((n = ::sendmsg(socket_, &message, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
   }
   if (n != static_cast<ssize_t>(sizeof packet)) server_gone("is gone");
-  const std::optional<ForkServerPacket> reply = receive(socket_, -1);
+  // A stop request ends the wait too: the caller then tears this server down, and the child it
+  // may have forked dies with it (PR_SET_PDEATHSIG).
+  const std::optional<ForkServerPacket> reply = receive(socket_, -1, true);
+  if (!reply && interrupted()) throw Interrupted();
   if (!reply) server_gone("is gone");
   if (reply->kind == ForkServerMessage::Failed) {
     errno = reply->value;
@@ -127,6 +150,12 @@ pid_t ForkServer::launch(RunRecordRegion& region, int output_fd) {
 int ForkServer::wait_status() {
   const std::optional<ForkServerPacket> reply = receive(socket_, -1);
   if (!reply || reply->kind != ForkServerMessage::Ended) server_gone("did not report how a run ended");
+  return reply->value;
+}
+
+std::optional<int> ForkServer::wait_status_within(std::chrono::milliseconds limit) {
+  const std::optional<ForkServerPacket> reply = receive(socket_, static_cast<int>(limit.count()));
+  if (!reply || reply->kind != ForkServerMessage::Ended) return std::nullopt;
   return reply->value;
 }
 

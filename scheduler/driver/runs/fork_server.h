@@ -22,7 +22,8 @@ class RunRecordRegion;
 
 class ForkServer {
  public:
-  // Starts a server for `target` pinned to `cpu` (-1: no pinning) and waits for its hello.
+  // Starts a server for `target` pinned to `cpu` (-1: no pinning) and waits for its hello
+  // (throws Interrupted if a stop request comes first).
   // Returns nullopt with the reason in `why_not` when the program cannot be served (threads
   // before main, the shim never answered, ...); the caller then execs every run.
   static std::optional<ForkServer> start(const LaunchTarget& target, int cpu, std::chrono::duration<double> timeout,
@@ -33,12 +34,17 @@ class ForkServer {
   ~ForkServer();
 
   // Starts one run with `region` as its record and `output_fd` as its stdout/stderr; returns the
-  // child's pid (its process group). Throws DriverError(Internal) when the server is gone.
+  // child's pid (its process group). Throws DriverError(Internal) when the server is gone, and
+  // Interrupted when a stop request comes before the server answered.
   pid_t launch(RunRecordRegion& region, int output_fd);
   // Readable once the current run has ended.
   int event_fd() const { return socket_; }
   // The current run's wait status (blocks until the server has reaped it).
   int wait_status();
+  // The same for a run the driver has just killed, waiting at most `limit`; nullopt when the
+  // server did not answer in time (the caller then tears the server down: see kill_all()).
+  std::optional<int> wait_status_within(std::chrono::milliseconds limit);
+  pid_t pid() const { return pid_; }
 
  private:
   ForkServer(pid_t pid, int socket) : pid_(pid), socket_(socket) {}

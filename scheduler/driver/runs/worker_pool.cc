@@ -22,6 +22,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr int kTickMs = 100;
+// How long kill_all() waits for a fork server to report the end of a run it just killed.
+constexpr std::chrono::milliseconds kServedReapLimit{2000};
 
 int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
 
@@ -49,6 +51,7 @@ bool WorkerPool::serve(Slot& slot, const RunJob& job) {
   std::string why_not;
   if (std::optional<ForkServer> started = ForkServer::start(target_, slot.cpu, options_.timeout, &why_not)) {
     slot.server.emplace(std::move(*started));
+    register_child(slot.server->pid());  // a second Ctrl-C kills it from the signal handler
     return true;
   }
   fork_server_off_ = true;
@@ -68,6 +71,7 @@ void WorkerPool::launch(Slot& slot, std::uint64_t index, RunJob job) {
   slot.served = serve(slot, job);
   if (slot.served) {
     slot.pid = slot.server->launch(*slot.region, slot.capture->fd());
+    register_child(slot.pid);
     slot.pidfd = -1;  // the server's socket says when the run ended
     slot.index = index;
     slot.timed_out = false;
@@ -106,6 +110,7 @@ int WorkerPool::reap(Slot& slot) {
   if (slot.pid <= 0) return 0;
   if (slot.served) {  // the server kills the rest of the group and reaps the child
     const int status = slot.server->wait_status();
+    unregister_child(slot.pid);
     slot.pid = -1;
     slot.served = false;
     return status;
@@ -123,13 +128,38 @@ int WorkerPool::reap(Slot& slot) {
 
 void WorkerPool::kill_all() {
   for (Slot& slot : slots_) {
-    if (slot.pid < 0) continue;
-    ::kill(-slot.pid, SIGKILL);
-    reap(slot);
+    if (slot.pid >= 0) {
+      ::kill(-slot.pid, SIGKILL);
+      if (slot.served) {
+        // The server reaps the killed child and says so. Wait for that a bounded time only: a
+        // stop must end in a stop even when the server is slow or stuck. Without the answer the
+        // server is torn down below; the child was killed above and dies with it anyway
+        // (PR_SET_PDEATHSIG), so nothing runs on.
+        if (!slot.server->wait_status_within(kServedReapLimit)) stop_server(slot);
+        unregister_child(slot.pid);
+        slot.pid = -1;
+        slot.served = false;
+      } else {
+        reap(slot);
+      }
+    }
     slot.region.reset();
     slot.cwd.reset();
   }
 }
+
+void WorkerPool::stop_server(Slot& slot) {
+  if (!slot.server) return;
+  const pid_t server = slot.server->pid();
+  slot.server.reset();  // closes the socket, kills and reaps the server
+  unregister_child(server);
+}
+
+void WorkerPool::stop_servers() {
+  for (Slot& slot : slots_) stop_server(slot);
+}
+
+WorkerPool::~WorkerPool() { stop_servers(); }
 
 void WorkerPool::run(std::uint64_t count, const std::function<RunJob(std::uint64_t)>& make_job,
                      const std::function<bool(const FinishedRun&)>& on_done) {
@@ -195,6 +225,8 @@ void WorkerPool::run(std::uint64_t count, const std::function<RunJob(std::uint64
     }
   } catch (...) {
     kill_all();
+    // A stop or an error ends this pool's work: the servers go now, not whenever the pool does.
+    stop_servers();
     throw;
   }
 }

@@ -52,6 +52,7 @@ struct PoolOptions {
 class WorkerPool {
  public:
   WorkerPool(LaunchTarget target, PoolOptions options);
+  ~WorkerPool();  // stops the fork servers
 
   // Runs indices [0, count). make_job(i) is called in index order just before run i starts;
   // on_done is called once per finished run, in completion order; when it returns false no new
@@ -77,7 +78,9 @@ class WorkerPool {
   bool serve(Slot& slot, const RunJob& job);  // whether this run goes to the slot's fork server
   void launch(Slot& slot, std::uint64_t index, RunJob job);
   int reap(Slot& slot);  // kills the rest of its process group, returns the wait status
-  void kill_all();
+  void kill_all();       // kills and reaps every run in flight, within a bounded time
+  void stop_server(Slot& slot);
+  void stop_servers();
 
   LaunchTarget target_;
   PoolOptions options_;

@@ -1,0 +1,234 @@
+// JSON forms of stored runs and summaries (see run_codec.h).
+#include "store/run_codec.h"
+
+#include "exit_codes.h"
+
+namespace ctrlsched::driver {
+namespace {
+
+using Json = nlohmann::json;
+
+[[noreturn]] void corrupt(const std::string& what) {
+  throw DriverError(ExitCode::BadStore, "the store holds a corrupt " + what);
+}
+
+Json parse(const std::string& text, const char* what) {
+  Json j = Json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) corrupt(what);
+  return j;
+}
+
+OutcomeKind kind_named(const std::string& name) {
+  for (OutcomeKind kind : kAllOutcomeKinds) {
+    if (to_string(kind) == name) return kind;
+  }
+  corrupt("outcome kind '" + name + "'");
+}
+
+template <class T>
+T get(const Json& j, const char* key, const char* what) {
+  const auto it = j.find(key);
+  if (it == j.end()) corrupt(std::string(what) + " (no " + key + ")");
+  try {
+    return it->get<T>();
+  } catch (const Json::exception&) {
+    corrupt(std::string(what) + " (" + key + ")");
+  }
+}
+
+}  // namespace
+
+std::string encode_run_result(const RunResult& r) {
+  Json j;
+  j["seed"] = r.seed;
+  j["kind"] = to_string(r.kind);
+  j["handle"] = r.handle;
+  j["schedule_hash"] = r.schedule_hash;
+  j["steps"] = r.steps;
+  j["decisions"] = r.decisions;
+  j["preemptions"] = r.preemptions;
+  j["threads"] = r.threads;
+  j["output_tail"] = r.output_tail;
+  j["note"] = r.note;
+  if (r.failure) {
+    const FailureDetails& f = *r.failure;
+    j["failure"] = {{"kind", to_string(f.kind)}, {"message", f.message},   {"file", f.file},
+                    {"line", f.line},            {"function", f.function}, {"stack", f.stack},
+                    {"details", f.details},      {"signature", f.signature}};
+  }
+  if (r.access_pairs) {
+    const AccessPairs& a = *r.access_pairs;
+    Json pairs = Json::array();
+    for (const AccessPairResult& p : a.pairs) {
+      pairs.push_back(Json::array({p.head, p.tail, p.count, p.head_site, p.tail_site, p.head_write, p.tail_write,
+                                   p.head_thread, p.tail_thread, p.head_iteration, p.tail_iteration, p.head_access,
+                                   p.tail_access, p.location, p.head_sync, p.tail_sync}));
+    }
+    j["access_pairs"] = {{"accesses", a.accesses}, {"locations", a.locations}, {"untracked", a.untracked},
+                         {"dropped", a.dropped},   {"pairs", std::move(pairs)}};
+  }
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+RunResult decode_run_result(const std::string& text) {
+  const char* what = "run";
+  const Json j = parse(text, what);
+  RunResult r;
+  r.seed = get<std::uint64_t>(j, "seed", what);
+  r.kind = kind_named(get<std::string>(j, "kind", what));
+  r.handle = get<std::string>(j, "handle", what);
+  r.schedule_hash = get<std::uint64_t>(j, "schedule_hash", what);
+  r.steps = get<std::uint64_t>(j, "steps", what);
+  r.decisions = get<std::uint64_t>(j, "decisions", what);
+  r.preemptions = get<std::uint64_t>(j, "preemptions", what);
+  r.threads = get<std::uint32_t>(j, "threads", what);
+  r.output_tail = get<std::string>(j, "output_tail", what);
+  r.note = get<std::string>(j, "note", what);
+  if (const auto f = j.find("failure"); f != j.end()) {
+    FailureDetails d;
+    d.kind = kind_named(get<std::string>(*f, "kind", what));
+    d.message = get<std::string>(*f, "message", what);
+    d.file = get<std::string>(*f, "file", what);
+    d.line = get<std::uint32_t>(*f, "line", what);
+    d.function = get<std::string>(*f, "function", what);
+    d.stack = get<std::vector<std::string>>(*f, "stack", what);
+    d.details = get<std::vector<std::string>>(*f, "details", what);
+    d.signature = get<std::string>(*f, "signature", what);
+    r.failure = std::move(d);
+  }
+  if (const auto a = j.find("access_pairs"); a != j.end()) {
+    AccessPairs pairs;
+    pairs.accesses = get<std::uint64_t>(*a, "accesses", what);
+    pairs.locations = get<std::uint64_t>(*a, "locations", what);
+    pairs.untracked = get<std::uint64_t>(*a, "untracked", what);
+    pairs.dropped = get<std::uint32_t>(*a, "dropped", what);
+    try {
+      for (const Json& p : a->at("pairs")) {
+        AccessPairResult x;
+        x.head = p.at(0).get<std::string>();
+        x.tail = p.at(1).get<std::string>();
+        x.count = p.at(2).get<std::uint32_t>();
+        x.head_site = p.at(3).get<std::uint64_t>();
+        x.tail_site = p.at(4).get<std::uint64_t>();
+        x.head_write = p.at(5).get<bool>();
+        x.tail_write = p.at(6).get<bool>();
+        x.head_thread = p.at(7).get<std::uint32_t>();
+        x.tail_thread = p.at(8).get<std::uint32_t>();
+        x.head_iteration = p.at(9).get<std::uint8_t>();
+        x.tail_iteration = p.at(10).get<std::uint8_t>();
+        x.head_access = p.at(11).get<std::uint32_t>();
+        x.tail_access = p.at(12).get<std::uint32_t>();
+        x.location = p.at(13).get<std::uint32_t>();
+        x.head_sync = p.at(14).get<std::uint8_t>();
+        x.tail_sync = p.at(15).get<std::uint8_t>();
+        pairs.pairs.push_back(std::move(x));
+      }
+    } catch (const Json::exception&) {
+      corrupt("run (access pairs)");
+    }
+    r.access_pairs = std::move(pairs);
+  }
+  return r;
+}
+
+std::string encode_falcon_run(const localize::FalconRun& run) {
+  Json patterns = Json::array();
+  for (const localize::FalconSighting& s : run.patterns) {
+    patterns.push_back(Json::array({static_cast<int>(s.id.kind), s.id.sites, s.id.ops, s.count, s.location,
+                                    s.location_name, s.threads}));
+  }
+  const Json j = {{"failed", run.failed}, {"dropped", run.dropped}, {"patterns", std::move(patterns)}};
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+localize::FalconRun decode_falcon_run(const std::string& text) {
+  const char* what = "Falcon summary";
+  const Json j = parse(text, what);
+  localize::FalconRun run;
+  run.failed = get<bool>(j, "failed", what);
+  run.dropped = get<std::uint32_t>(j, "dropped", what);
+  try {
+    for (const Json& p : j.at("patterns")) {
+      localize::FalconSighting s;
+      s.id.kind = static_cast<FalconKind>(p.at(0).get<int>());
+      s.id.sites = p.at(1).get<std::array<std::uint64_t, 3>>();
+      s.id.ops = p.at(2).get<std::array<std::uint8_t, 3>>();
+      s.count = p.at(3).get<std::uint32_t>();
+      s.location = p.at(4).get<std::uint64_t>();
+      s.location_name = p.at(5).get<std::string>();
+      s.threads = p.at(6).get<std::array<std::uint32_t, 2>>();
+      run.patterns.push_back(std::move(s));
+    }
+  } catch (const Json::exception&) {
+    corrupt(what);
+  }
+  return run;
+}
+
+std::string encode_spectra_run(const localize::SpectraRun& run) {
+  Json components = Json::array();
+  for (const localize::ComponentObservation& c : run.components) {
+    components.push_back(Json::array({c.site, c.call_site, c.entries, c.threads, c.concurrent,
+                                      c.concurrent_threads, c.first_entry}));
+  }
+  return Json{{"failed", run.failed}, {"components", std::move(components)}}.dump();
+}
+
+localize::SpectraRun decode_spectra_run(const std::string& text) {
+  const char* what = "spectra summary";
+  const Json j = parse(text, what);
+  localize::SpectraRun run;
+  run.failed = get<bool>(j, "failed", what);
+  try {
+    for (const Json& c : j.at("components")) {
+      localize::ComponentObservation o;
+      o.site = c.at(0).get<std::uint64_t>();
+      o.call_site = c.at(1).get<std::uint64_t>();
+      o.entries = c.at(2).get<std::uint64_t>();
+      o.threads = c.at(3).get<std::uint32_t>();
+      o.concurrent = c.at(4).get<bool>();
+      o.concurrent_threads = c.at(5).get<std::array<std::uint32_t, 2>>();
+      o.first_entry = c.at(6).get<std::uint64_t>();
+      run.components.push_back(o);
+    }
+  } catch (const Json::exception&) {
+    corrupt(what);
+  }
+  return run;
+}
+
+std::string encode_spec(const RunSpec& spec) {
+  Json j = {{"strategy", to_string(spec.strategy)},
+            {"pct_depth", spec.pct_depth},
+            {"pct_steps", spec.pct_steps},
+            {"spurious_wakeups", spec.spurious_wakeups},
+            {"points", static_cast<int>(spec.points)},
+            {"max_steps", spec.max_steps}};
+  j["preemption_bound"] = spec.preemption_bound ? Json(*spec.preemption_bound) : Json(nullptr);
+  return j.dump();
+}
+
+RunSpec decode_spec(const std::string& text) {
+  const char* what = "strategy";
+  const Json j = parse(text, what);
+  RunSpec spec;
+  const std::string strategy = get<std::string>(j, "strategy", what);
+  if (strategy == to_string(StrategyKind::Pct)) {
+    spec.strategy = StrategyKind::Pct;
+  } else if (strategy == to_string(StrategyKind::Random)) {
+    spec.strategy = StrategyKind::Random;
+  } else {
+    corrupt("strategy '" + strategy + "'");
+  }
+  spec.pct_depth = get<std::uint32_t>(j, "pct_depth", what);
+  spec.pct_steps = get<std::uint64_t>(j, "pct_steps", what);
+  spec.spurious_wakeups = get<bool>(j, "spurious_wakeups", what);
+  spec.points = static_cast<PointsMode>(get<int>(j, "points", what));
+  spec.max_steps = get<std::uint64_t>(j, "max_steps", what);
+  if (j.contains("preemption_bound") && !j["preemption_bound"].is_null()) {
+    spec.preemption_bound = get<std::uint32_t>(j, "preemption_bound", what);
+  }
+  return spec;
+}
+
+}  // namespace ctrlsched::driver

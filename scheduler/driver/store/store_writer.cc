@@ -1,0 +1,93 @@
+// Writing a seeds run into the run store (see store_writer.h).
+#include "store/store_writer.h"
+
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "exit_codes.h"
+#include "store/run_codec.h"
+
+namespace ctrlsched::driver {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string modules_json(const RecordNames& names) {
+  Json modules = Json::array();
+  for (const RecordNames::Module& m : names.modules()) modules.push_back(Json::array({m.path, m.bias, m.size}));
+  return modules.dump();
+}
+
+}  // namespace
+
+std::string encode_header(const ReportHeader& h) {
+  Json j;
+  j["seed_start"] = h.seed_start;
+  j["seeds_requested"] = h.seeds_requested;
+  j["spec"] = Json::parse(encode_spec(h.spec));
+  j["pct_steps_calibrated"] = h.pct_steps_calibrated;
+  j["jobs"] = h.jobs;
+  j["target"] = h.test.target;
+  j["args"] = h.test.args;
+  j["replay_options"] = h.test.replay_options;
+  return j.dump();
+}
+
+ReportHeader decode_header(const std::string& text) {
+  ReportHeader h;
+  const Json j = Json::parse(text, nullptr, false);
+  try {
+    if (j.is_discarded()) throw Json::other_error::create(0, "not JSON", nullptr);
+    h.seed_start = j.at("seed_start").get<std::uint64_t>();
+    h.seeds_requested = j.at("seeds_requested").get<std::uint64_t>();
+    h.spec = decode_spec(j.at("spec").dump());
+    h.pct_steps_calibrated = j.at("pct_steps_calibrated").get<bool>();
+    h.jobs = j.at("jobs").get<unsigned>();
+    h.test.target = j.at("target").get<std::string>();
+    h.test.args = j.at("args").get<std::vector<std::string>>();
+    h.test.replay_options = j.at("replay_options").get<std::vector<std::string>>();
+  } catch (const Json::exception&) {
+    throw DriverError(ExitCode::BadStore, "the store holds a corrupt invocation header");
+  }
+  return h;
+}
+
+StoreWriter::StoreWriter(const std::string& path, const std::string& binary, const ReportHeader& header)
+    : path_(path), store_(path) {
+  const BinaryIdentity identity = identify_binary(binary);
+  generation_ = store_.enter_generation(identity);
+  if (generation_.created && generation_.earlier_generations > 0) {
+    std::fprintf(stderr,
+                 "ctrlsched: note: store %s: %s is a new build (%s); its runs start generation %lld, the "
+                 "earlier builds' runs are kept apart\n",
+                 path.c_str(), binary.c_str(),
+                 identity.build_id.empty() ? "size or mtime changed" : ("build-id " + identity.build_id.substr(0, 12)).c_str(),
+                 static_cast<long long>(generation_.id));
+  }
+  invocation_ = store_.begin_invocation(generation_.id, encode_header(header));
+}
+
+void StoreWriter::add(std::uint64_t index, const RunResult& result, const RunSpec& spec, const LocalizationData* data) {
+  StoredRun row;
+  row.seed = result.seed;
+  row.strategy = strategy_text(spec);
+  row.spec = encode_spec(spec);
+  row.outcome = std::string(to_string(result.kind));
+  row.signature = result.failure ? result.failure->signature : std::string();
+  row.schedule_hash = format_hash(result.schedule_hash);
+  row.result = encode_run_result(result);
+  if (data != nullptr) {
+    row.instrumented = data->instrumented();
+    const auto i = static_cast<std::size_t>(index);
+    if (i < data->falcon().size() && data->falcon()[i]) row.falcon = encode_falcon_run(*data->falcon()[i]);
+    if (i < data->spectra().size() && data->spectra()[i]) row.spectra = encode_spectra_run(*data->spectra()[i]);
+    if (!modules_written_ && data->names()) {
+      store_.set_modules(generation_.id, modules_json(*data->names()));
+      modules_written_ = true;
+    }
+  }
+  store_.add(generation_.id, invocation_, row);
+}
+
+}  // namespace ctrlsched::driver
