@@ -78,7 +78,7 @@ TEST_CASE("the JSON report has the documented keys, order and types", "[driver]"
 
   const Ordered& o = report["outcomes"];
   CHECK(keys_of(o) == std::vector<std::string>{"pass", "assertion", "signal", "exit", "deadlock", "hang", "timeout",
-                                               "diverged", "error"});
+                                               "diverged", "error", "unfinished"});
   std::uint64_t total = 0;
   for (const auto& [k, v] : o.items()) total += v.get<std::uint64_t>();
   CHECK(total == 60);

@@ -50,49 +50,57 @@ void RunStore::exec(const char* sql) {
 }
 
 RunStore::RunStore(const std::string& path) : path_(path) {
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
-    fail("opening");
-  }
-  sqlite3_busy_timeout(db_, 5000);  // another ctrlsched writing the same store: wait for its batch
-  // The first read of a file that is not SQLite fails here with "file is not a database".
-  exec("PRAGMA journal_mode=WAL");
-  // WAL + NORMAL: a committed batch survives the process being killed (not a power loss).
-  exec("PRAGMA synchronous=NORMAL");
-  bool has_tables = false;
-  {
-    Statement any(db_, "SELECT count(*) FROM sqlite_master");
-    if (!any || any.step() != SQLITE_ROW) fail("reading the schema");
-    has_tables = any.integer(0) > 0;
-  }
-  if (has_tables) {
-    Statement schema(db_, "SELECT value FROM meta WHERE key = 'schema'");
-    if (!schema || schema.step() != SQLITE_ROW) {
-      throw DriverError(ExitCode::BadStore, "--store " + path + " is a SQLite database but not a ctrlsched run store");
+  // A constructor that throws runs no destructor: close the connection here, or a file that is
+  // not a run store would leak it (sqlite3_open_v2 allocates one even when it fails).
+  try {
+    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+      fail("opening");
     }
-    if (schema.text(0) != kSchema) {
-      throw DriverError(ExitCode::BadStore, "--store " + path + " is a run store of another version (" + schema.text(0) +
-                                                ", this ctrlsched reads " + kSchema + ")");
+    sqlite3_busy_timeout(db_, 5000);  // another ctrlsched writing the same store: wait for its batch
+    // The first read of a file that is not SQLite fails here with "file is not a database".
+    exec("PRAGMA journal_mode=WAL");
+    // WAL + NORMAL: a committed batch survives the process being killed (not a power loss).
+    exec("PRAGMA synchronous=NORMAL");
+    bool has_tables = false;
+    {
+      Statement any(db_, "SELECT count(*) FROM sqlite_master");
+      if (!any || any.step() != SQLITE_ROW) fail("reading the schema");
+      has_tables = any.integer(0) > 0;
     }
-  } else {
-    exec("BEGIN");
-    exec("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
-    exec("INSERT INTO meta VALUES('schema', 'ctrlsched-store/1')");
-    exec("CREATE TABLE generations(id INTEGER PRIMARY KEY, identity TEXT NOT NULL UNIQUE, path TEXT NOT NULL, "
-         "build_id TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, modules TEXT)");
-    exec("CREATE TABLE invocations(id INTEGER PRIMARY KEY, generation INTEGER NOT NULL REFERENCES generations(id), "
-         "header TEXT NOT NULL)");
-    exec("CREATE TABLE runs(id INTEGER PRIMARY KEY, generation INTEGER NOT NULL REFERENCES generations(id), "
-         "invocation INTEGER NOT NULL REFERENCES invocations(id), seed INTEGER NOT NULL, strategy TEXT NOT NULL, "
-         "spec TEXT NOT NULL, outcome TEXT NOT NULL, signature TEXT NOT NULL, schedule_hash TEXT NOT NULL, "
-         "result TEXT NOT NULL, falcon TEXT, spectra TEXT, instrumented INTEGER NOT NULL)");
-    exec("CREATE INDEX runs_by_generation ON runs(generation, seed)");
-    exec("COMMIT");
-  }
-  if (sqlite3_prepare_v2(db_,
-                         "INSERT INTO runs(generation, invocation, seed, strategy, spec, outcome, signature, "
-                         "schedule_hash, result, falcon, spectra, instrumented) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
-                         -1, &insert_, nullptr) != SQLITE_OK) {
-    fail("preparing");
+    if (has_tables) {
+      Statement schema(db_, "SELECT value FROM meta WHERE key = 'schema'");
+      if (!schema || schema.step() != SQLITE_ROW) {
+        throw DriverError(ExitCode::BadStore, "--store " + path + " is a SQLite database but not a ctrlsched run store");
+      }
+      if (schema.text(0) != kSchema) {
+        throw DriverError(ExitCode::BadStore, "--store " + path + " is a run store of another version (" + schema.text(0) +
+                                                  ", this ctrlsched reads " + kSchema + ")");
+      }
+    } else {
+      exec("BEGIN");
+      exec("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+      exec("INSERT INTO meta VALUES('schema', 'ctrlsched-store/1')");
+      exec("CREATE TABLE generations(id INTEGER PRIMARY KEY, identity TEXT NOT NULL UNIQUE, path TEXT NOT NULL, "
+           "build_id TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, modules TEXT)");
+      exec("CREATE TABLE invocations(id INTEGER PRIMARY KEY, generation INTEGER NOT NULL REFERENCES generations(id), "
+           "header TEXT NOT NULL)");
+      exec("CREATE TABLE runs(id INTEGER PRIMARY KEY, generation INTEGER NOT NULL REFERENCES generations(id), "
+           "invocation INTEGER NOT NULL REFERENCES invocations(id), seed INTEGER NOT NULL, strategy TEXT NOT NULL, "
+           "spec TEXT NOT NULL, outcome TEXT NOT NULL, signature TEXT NOT NULL, schedule_hash TEXT NOT NULL, "
+           "result TEXT NOT NULL, falcon TEXT, spectra TEXT, instrumented INTEGER NOT NULL)");
+      exec("CREATE INDEX runs_by_generation ON runs(generation, seed)");
+      exec("COMMIT");
+    }
+    if (sqlite3_prepare_v2(db_,
+                           "INSERT INTO runs(generation, invocation, seed, strategy, spec, outcome, signature, "
+                           "schedule_hash, result, falcon, spectra, instrumented) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+                           -1, &insert_, nullptr) != SQLITE_OK) {
+      fail("preparing");
+    }
+  } catch (...) {
+    sqlite3_finalize(insert_);
+    sqlite3_close(db_);
+    throw;
   }
 }
 
