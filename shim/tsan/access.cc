@@ -69,7 +69,15 @@ void access_slow(Thread* me, std::uintptr_t address, unsigned size, EventKind ki
       me->pending = PendingKind::None;
     } else {
       const bool yield = spin_yield || spin_read_streak(me, address, size, kind);
-      point(me, yield ? PointKind::Yield : PointKind::Access);
+      if (__builtin_expect(g_rt.pending_events, 0) && !yield) {
+        // POS decides by which stopped threads' next events race (pos_strategy.cc).
+        me->pending = kind == EventKind::Read || kind == EventKind::AtomicLoad ? PendingKind::Read : PendingKind::Write;
+        me->pending_address = address;
+        point(me, PointKind::Access);
+        me->pending = PendingKind::None;
+      } else {
+        point(me, yield ? PointKind::Yield : PointKind::Access);
+      }
     }
   }
   if (address != 0 && collecting())

@@ -112,7 +112,7 @@ TEST_CASE("bad command lines are one-line usage errors") {
   CHECK(usage({"--seeds=5x", "./t"}) == "--seeds expects a whole number, got '5x'");
   CHECK(usage({"--seeds", "+5", "./t"}) == "--seeds expects a whole number, got '+5'");
   CHECK(usage({"--seeds"}) == "option '--seeds' needs a value (N)");
-  CHECK(usage({"--strategy", "dfs", "./t"}) == "unknown strategy 'dfs' (expected random or pct)");
+  CHECK(usage({"--strategy", "dfs", "./t"}) == "unknown strategy 'dfs' (expected portfolio, random, pct, pos or surw)");
   CHECK(usage({"--frobnicate", "./t"}) == "unknown option '--frobnicate'");
   CHECK(usage({"-x", "./t"}) == "unknown option '-x'");
   CHECK(usage({"--quiet=yes", "./t"}) == "option '--quiet' takes no value");

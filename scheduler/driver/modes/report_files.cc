@@ -43,8 +43,7 @@ std::vector<std::optional<ThreadFlow>> trace_group_flows(const LaunchTarget& tar
   Symbolizer symbolizer;
   for (std::size_t g = 0; g < report.groups.size() && g < kTracedGroups; ++g) {
     const RunResult& first = report.runs[report.groups[g].first];
-    RunSpec spec = report.header.spec;
-    spec.seed = first.seed;
+    const RunSpec spec = seed_spec(report.header, first.seed);
     const TracedRun traced = run_traced(target, spec, timeout_seconds, target_name);
     if (traced.result.schedule_hash != first.schedule_hash) continue;
     DumpSymbolizer names(symbolizer);

@@ -24,6 +24,7 @@
 #include "runs/calibration.h"
 #include "runs/child_launch.h"
 #include "runs/outcome.h"
+#include "runs/portfolio.h"
 #include "runs/schedule_store.h"
 #include "runs/seeds_loop.h"
 #include "runs/stop_request.h"
@@ -154,6 +155,11 @@ ExitCode run_seeds(const CommandLine& cl) {
   if (header.spec.strategy == StrategyKind::Pct && header.spec.pct_steps == 0) {
     header.spec.pct_steps = calibrate_pct_steps(target, header.spec, *o.timeout, cl.target);
     header.pct_steps_calibrated = true;
+  } else if (header.spec.strategy == StrategyKind::Surw) {
+    header.spec = calibrated_spec(target, header.spec, *o.timeout, cl.target);
+  } else if (header.spec.strategy == StrategyKind::Portfolio) {
+    header.portfolio = calibrate_portfolio(target, header.spec, *o.timeout, cl.target);
+    header.pct_steps_calibrated = true;
   }
 
   Symbolizer symbolizer;
@@ -174,6 +180,7 @@ ExitCode run_seeds(const CommandLine& cl) {
   context.symbolize = symbolizer.function();
 
   loop.spec = header.spec;
+  loop.portfolio = header.portfolio;
   loop.jobs = header.jobs;
   loop.timeout_seconds = *o.timeout;
   loop.stop_after = o.stop_after;

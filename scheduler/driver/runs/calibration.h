@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ctrlsched/run_spec.h"
 #include "runs/worker_pool.h"
@@ -18,6 +19,19 @@ namespace ctrlsched::driver {
 // cannot run under the shim.
 std::uint64_t calibrate_pct_steps(const LaunchTarget& target, const RunSpec& spec, double timeout_seconds,
                                   const std::string& target_name);
+// What the calibration runs saw: PCT's k (as calibrate_pct_steps), SURW's estimated interesting
+// events per thread (the largest count per thread, at least 1, at most kRecordSurwThreads
+// threads; never empty), and whether the binary is instrumented.
+struct RunProfile {
+  std::uint64_t steps = 0;
+  std::vector<std::uint32_t> events;
+  bool instrumented = false;
+  friend bool operator==(const RunProfile&, const RunProfile&) = default;
+};
+RunProfile calibrate_profile(const LaunchTarget& target, const RunSpec& spec, double timeout_seconds,
+                             const std::string& target_name);
+RunProfile calibration_run(const LaunchTarget& target, const RunSpec& spec, std::uint64_t seed,
+                           double timeout_seconds, const std::string& target_name);
 // One calibration run (strategy random, the given seed): the steps it took.
 std::uint64_t calibration_run_steps(const LaunchTarget& target, const RunSpec& spec, std::uint64_t seed,
                                     double timeout_seconds, const std::string& target_name);
