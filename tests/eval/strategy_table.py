@@ -49,7 +49,9 @@ def measure(args, program, strategy, extra):
     path = cell_path(args.work, program, strategy)
     if os.path.exists(path):
         with open(path) as f:
-            return json.load(f)
+            cached = json.load(f)
+        if "error" not in cached:  # a cell without a report (ctrlsched died) is measured again
+            return cached
     report = path + ".report.json"
     binary = os.path.join(args.bin_dir, program + "_instrumented")
     command = [args.ctrlsched, "--seeds", str(args.cap), "--stop-after", "1", "--jobs", "1", "--no-save",
