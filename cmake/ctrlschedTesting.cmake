@@ -2,7 +2,7 @@
 # Documented in docs/cmake-integration.md.
 #
 #   ctrlsched_add_test(NAME <name> TARGET <target> SEEDS <n>
-#                      [STRATEGY random|pct] [DEPTH <d>] [PREEMPTION_BOUND <k>]
+#                      [STRATEGY portfolio|random|pct|pos|surw] [DEPTH <d>] [PREEMPTION_BOUND <k>]
 #                      [TIMEOUT <seconds>] [RUN_TIMEOUT <seconds>] [EXPECT_FAILURE]
 #                      [REPORTS <dir>]
 #                      [OPTIONS <ctrlsched options>...] [ARGS <test arguments>...]
@@ -57,11 +57,17 @@ function(ctrlsched_add_test)
                         "got '${ARG_PREEMPTION_BOUND}'")
   endif()
 
-  # ctrlsched's default strategy is pct; DEPTH and PREEMPTION_BOUND belong to one strategy each.
-  set(_strategy pct)
+  # ctrlsched's default is the portfolio; DEPTH and PREEMPTION_BOUND belong to one strategy each
+  # and, without STRATEGY, select it (as on ctrlsched's command line).
+  set(_strategy portfolio)
+  if(DEFINED ARG_DEPTH)
+    set(_strategy pct)
+  elseif(DEFINED ARG_PREEMPTION_BOUND)
+    set(_strategy random)
+  endif()
   if(DEFINED ARG_STRATEGY)
-    if(NOT ARG_STRATEGY MATCHES "^(random|pct)$")
-      message(FATAL_ERROR "${_fn}(NAME ${ARG_NAME}): STRATEGY must be random or pct, "
+    if(NOT ARG_STRATEGY MATCHES "^(portfolio|random|pct|pos|surw)$")
+      message(FATAL_ERROR "${_fn}(NAME ${ARG_NAME}): STRATEGY must be portfolio, random, pct, pos or surw, "
                           "got '${ARG_STRATEGY}'")
     endif()
     set(_strategy ${ARG_STRATEGY})

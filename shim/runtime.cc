@@ -113,6 +113,8 @@ RunSpec spec_from(const RunConfig& c) {
   spec.spurious_wakeups = c.spurious_wakeups != 0;
   spec.points = static_cast<PointsMode>(c.points);
   spec.max_steps = c.max_steps;
+  const std::uint32_t surw_threads = std::min<std::uint32_t>(c.surw_thread_count, kRecordSurwThreads);
+  spec.surw_events.assign(c.surw_events, c.surw_events + surw_threads);
   return spec;
 }
 
@@ -146,6 +148,7 @@ bool build_strategy() {
     g_rt.forcing = forcing_strategy;
     inner = g_rt.forcing;
   }
+  g_rt.pending_events = kind == StrategyKind::Pos;
   g_rt.may_diverge = follow || c.verify_input_log == kInputLogVerify;
   g_rt.dfs_pending = kind == StrategyKind::Dfs && !follow;
   g_rt.log_sink.attach(g_rt.record);

@@ -44,6 +44,7 @@ struct Runtime {
   Strategy* verifier = nullptr;           // wraps base_strategy when verifying a saved log
   RecordLogSink log_sink;
   ForcingStrategy* forcing = nullptr;     // directed runs (config.force): wraps the above
+  bool pending_events = false;            // fill Thread::pending* outside directed runs (POS)
   RecordingStrategy* recorder = nullptr;  // what the engine talks to
 
   std::uint64_t steps = 0;

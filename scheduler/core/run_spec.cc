@@ -77,12 +77,19 @@ class FieldParser {
     if (const auto digits = digits_after(field, "m")) {
       return once(seen_max_steps_, field) && number(field, *digits, "max steps", spec_.max_steps);
     }
+    if (field.starts_with("e") && field.size() > 1 && field[1] >= '0' && field[1] <= '9') {
+      if (spec_.strategy != StrategyKind::Surw) return fail(error_, "field " + quoted(field) + " is only valid for surw");
+      return once(seen_events_, field) && events(field);
+    }
     return fail(error_, "unknown field " + quoted(field));
   }
 
   // Checks what no single field can: required fields and value ranges.
   bool check_complete() {
     if (spec_.max_steps == 0) return fail(error_, "max steps must be at least 1");
+    if (spec_.strategy == StrategyKind::Surw && !seen_events_) {
+      return fail(error_, "surw needs an events field 'e<n0>.<n1>...' (estimated events per thread)");
+    }
     if (spec_.strategy != StrategyKind::Pct) return true;
     if (!seen_depth_) return fail(error_, "pct needs a depth field 'd<depth>'");
     if (!seen_steps_) return fail(error_, "pct needs a step count field 'k<steps>'");
@@ -109,8 +116,25 @@ class FieldParser {
     return true;
   }
 
+  // "e<n0>.<n1>...": one decimal count per thread, at most kMaxSurwThreads of them.
+  bool events(std::string_view field) {
+    std::string_view rest = field.substr(1);
+    while (true) {
+      const std::size_t dot = rest.find('.');
+      const std::optional<std::uint32_t> count = parse_decimal<std::uint32_t>(rest.substr(0, dot));
+      if (!count) return fail(error_, "bad event count in field " + quoted(field) + " (expected e<n0>.<n1>...)");
+      if (spec_.surw_events.size() == kMaxSurwThreads) {
+        return fail(error_, "field " + quoted(field) + " has more than " + std::to_string(kMaxSurwThreads) + " threads");
+      }
+      spec_.surw_events.push_back(*count);
+      if (dot == std::string_view::npos) return true;
+      rest = rest.substr(dot + 1);
+    }
+  }
+
   RunSpec& spec_;
   std::string* error_;
+  bool seen_events_ = false;
   bool seen_depth_ = false, seen_steps_ = false, seen_bound_ = false;
   bool seen_spurious_ = false, seen_points_ = false, seen_max_steps_ = false;
 };
@@ -124,6 +148,9 @@ std::string_view to_string(StrategyKind kind) {
     case StrategyKind::Replay: return "replay";
     case StrategyKind::Preemptions: return "preemptions";
     case StrategyKind::Dfs: return "dfs";
+    case StrategyKind::Pos: return "pos";
+    case StrategyKind::Surw: return "surw";
+    case StrategyKind::Portfolio: return "portfolio";
   }
   return "unknown";
 }
@@ -132,6 +159,12 @@ std::string to_handle(const RunSpec& spec) {
   std::string handle = std::to_string(spec.seed) + ":" + std::string(to_string(spec.strategy));
   if (spec.strategy == StrategyKind::Pct) {
     handle += ":d" + std::to_string(spec.pct_depth) + ":k" + std::to_string(spec.pct_steps);
+  }
+  if (spec.strategy == StrategyKind::Surw) {
+    handle += ":e";
+    for (std::size_t i = 0; i < spec.surw_events.size(); ++i) {
+      handle += (i == 0 ? "" : ".") + std::to_string(spec.surw_events[i]);
+    }
   }
   if (spec.strategy == StrategyKind::Random && spec.preemption_bound) {
     handle += ":pb" + std::to_string(*spec.preemption_bound);
@@ -166,7 +199,7 @@ std::optional<RunSpec> parse_handle(std::string_view text, std::string* error) {
   }
   spec.seed = *seed;
   if (seed_end == std::string_view::npos) {
-    fail(error, "missing strategy after the seed (expected ':random' or ':pct')");
+    fail(error, "missing strategy after the seed (expected ':random', ':pct', ':pos' or ':surw')");
     return std::nullopt;
   }
 
@@ -179,12 +212,16 @@ std::optional<RunSpec> parse_handle(std::string_view text, std::string* error) {
     spec.strategy = StrategyKind::Pct;
   } else if (strategy == "dfs") {
     spec.strategy = StrategyKind::Dfs;
+  } else if (strategy == "pos") {
+    spec.strategy = StrategyKind::Pos;
+  } else if (strategy == "surw") {
+    spec.strategy = StrategyKind::Surw;
   } else if (strategy == "replay" || strategy == "preemptions") {
     fail(error, std::string(strategy == "replay" ? "a replay" : "a preemptions run") +
                     " cannot be named by a handle alone: replay its schedule file");
     return std::nullopt;
   } else {
-    fail(error, "unknown strategy " + quoted(strategy) + " (expected 'random' or 'pct')");
+    fail(error, "unknown strategy " + quoted(strategy) + " (expected 'random', 'pct', 'pos' or 'surw')");
     return std::nullopt;
   }
 

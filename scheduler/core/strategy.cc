@@ -58,6 +58,10 @@ std::unique_ptr<Strategy> make_strategy(const RunSpec& spec) {
       return make_random_strategy(spec.seed, spec.preemption_bound);
     case StrategyKind::Pct:
       return make_pct_strategy(spec.seed, spec.pct_depth, spec.pct_steps);
+    case StrategyKind::Pos:
+      return make_pos_strategy(spec.seed);
+    case StrategyKind::Surw:
+      return make_surw_strategy(spec.seed, spec.surw_events);
     case StrategyKind::Preemptions:
       // Its switch points come with the run (make_preemption_strategy); none: non-preemptive.
       return make_preemption_strategy({});
@@ -66,6 +70,7 @@ std::unique_ptr<Strategy> make_strategy(const RunSpec& spec) {
       // the non-preemptive defaults.
       return make_dfs_strategy({}, {});
     case StrategyKind::Replay:
+    case StrategyKind::Portfolio:
       break;
   }
   // A Replay spec carries no decisions. An empty replay diverges, with a message, at the first

@@ -75,6 +75,10 @@ void access_slow(Thread* me, std::uintptr_t address, unsigned size, EventKind ki
         me->pending = kind == EventKind::Read || kind == EventKind::AtomicLoad ? PendingKind::Read : PendingKind::Write;
         me->pending_site = site_of(pc);
         me->pending_address = address;
+      } else if (__builtin_expect(g_rt.pending_events, 0) && !yield) {
+        // POS decides by which stopped threads' next events race (pos_strategy.cc).
+        me->pending = kind == EventKind::Read || kind == EventKind::AtomicLoad ? PendingKind::Read : PendingKind::Write;
+        me->pending_address = address;
       }
       point(me, yield ? PointKind::Yield : PointKind::Access);
       me->pending = PendingKind::None;

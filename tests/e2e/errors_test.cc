@@ -128,7 +128,10 @@ TEST_CASE("bad options are usage errors: exit code 2 and one line", "[errors]") 
       {"--depth 0", {"--depth", "0", t}, 2, "--depth"},
       {"--depth with random", {"--strategy", "random", "--depth", "2", t}, 2, "--depth"},
       {"--preemption-bound with pct", {"--strategy", "pct", "--preemption-bound", "2", t}, 2, "--preemption-bound"},
-      {"--preemption-bound with the default strategy (pct)", {"--preemption-bound", "2", t}, 2, "--preemption-bound"},
+      {"--preemption-bound with pos", {"--strategy", "pos", "--preemption-bound", "2", t}, 2, "--preemption-bound"},
+      {"--depth with the portfolio named", {"--strategy", "portfolio", "--depth", "4", t}, 2, "--depth"},
+      // Without --strategy, --depth selects pct, which takes no preemption bound.
+      {"--preemption-bound with --depth and no strategy", {"--depth", "4", "--preemption-bound", "2", t}, 2, "--preemption-bound"},
       {"--points bogus", {"--points", "bogus", t}, 2, "--points"},
       {"--timeout 0", {"--timeout", "0", t}, 2, "--timeout"},
       {"--timeout nan", {"--timeout", "nan", t}, 2, "--timeout"},

@@ -1,5 +1,5 @@
 // The examples under the default run: every buggy example whose bug is reachable with sync
-// points is found within 1000 seeds by the default strategy (pct), with the failure kind
+// points is found within 1000 seeds by the default strategy (the portfolio), with the failure kind
 // examples/expected.txt promises and the failure site its header documents; every correct
 // example passes 1000 seeds under both strategies (and its instrumented build passes with access
 // points, and spurious wakeups break nothing). Access-only bugs: instrumented_test.cc.
@@ -77,7 +77,7 @@ TEST_CASE("every sync-reachable buggy example is found within 1000 seeds by the 
       REQUIRE_FALSE(r.process.timed_out);
       REQUIRE(r.json.is_object());
       CHECK(r.process.exit_code == 1);
-      CHECK(r.json["summary"]["strategy"] == "pct");  // the default
+      CHECK(r.json["summary"]["strategy"] == "portfolio");  // the default
       CHECK(r.json["summary"]["seeds"] == 1000);
       REQUIRE(r.failures() > 0);
       REQUIRE_FALSE(r.groups().empty());

@@ -78,9 +78,9 @@ TEST_CASE("--private-cwd: PCT's calibrated k does not depend on the caller's dir
   fs::create_directories(tmp);
   { std::ofstream(dirty_dir / "result.txt") << "left over\n"; }
 
-  const CwdRun clean = run_in(clean_dir, tmp, "clean", {"--seeds", "10", "-j2", "--private-cwd"});
-  const CwdRun dirty = run_in(dirty_dir, tmp, "dirty", {"--seeds", "10", "-j2", "--private-cwd"});
-  const CwdRun dirty_shared = run_in(dirty_dir, tmp, "dirty-shared", {"--seeds", "10", "-j2"});
+  const CwdRun clean = run_in(clean_dir, tmp, "clean", {"--seeds", "10", "-j2", "--strategy", "pct", "--private-cwd"});
+  const CwdRun dirty = run_in(dirty_dir, tmp, "dirty", {"--seeds", "10", "-j2", "--strategy", "pct", "--private-cwd"});
+  const CwdRun dirty_shared = run_in(dirty_dir, tmp, "dirty-shared", {"--seeds", "10", "-j2", "--strategy", "pct"});
   INFO(clean.process.describe() << "\n" << dirty.process.describe() << "\n" << dirty_shared.process.describe());
   REQUIRE(clean.json.is_object());
   REQUIRE(dirty.json.is_object());

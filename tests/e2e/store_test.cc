@@ -132,6 +132,48 @@ TEST_CASE("--store keeps every run across invocations; report --store renders th
   CHECK(db.count("SELECT count(*) FROM invocations") == 2);
 }
 
+TEST_CASE("merge --into puts the shards' stores together: report --store gives the single run's runs", "[store]") {
+  TempDir dir;
+  const std::string binary = example("check_then_act");
+  const Process single = ctrlsched(dir, {"--seeds", "24", "--no-save", "--json", (dir / "single.json").string(), binary});
+  INFO(single.describe());
+  REQUIRE(single.exit_code == 1);
+  for (const std::string shard : {"1", "2"}) {
+    const Process part = ctrlsched(dir, {"--seeds", "24", "--shard", shard + "/2", "--no-save", "--store",
+                                         (dir / ("shard-" + shard + ".db")).string(), binary});
+    INFO(part.describe());
+    REQUIRE((part.exit_code == 0 || part.exit_code == 1));
+  }
+  const fs::path all = dir / "all.db";
+  const std::string shard1 = (dir / "shard-1.db").string(), shard2 = (dir / "shard-2.db").string();
+  const Process merge = ctrlsched(dir, {"merge", "--into", all.string(), shard1, shard2});
+  INFO(merge.describe());
+  REQUIRE(merge.exit_code == 0);
+  // The shards' headers are the same invocation (--shard is not part of it): one in the target.
+  CHECK(merge.out == shard1 + ": added 12 runs, 1 invocations, 1 builds\n" + shard2 + ": added 12 runs, 0 invocations, 0 builds\n");
+  // Copying a store again adds nothing.
+  const Process again = ctrlsched(dir, {"merge", "--into", all.string(), shard2});
+  CHECK(again.out == shard2 + ": added 0 runs, 0 invocations, 0 builds\n");
+
+  const Process report = ctrlsched(dir, {"report", "--store", all.string(), "--json", (dir / "r.json").string()});
+  INFO(report.describe());
+  CHECK(report.exit_code == 1);
+  const Json expected = read_json(dir / "single.json");
+  const Json merged = read_json(dir / "r.json");
+  CHECK(merged.at("runs") == expected.at("runs"));
+  CHECK(merged.at("groups") == expected.at("groups"));
+  CHECK(merged.at("summary").at("seeds") == 24);
+
+  const Process missing = ctrlsched(dir, {"merge", "--into", all.string(), (dir / "nope.db").string()});
+  CHECK(missing.exit_code == 7);
+  CHECK(missing.err == "ctrlsched: merge: cannot read the run store " + (dir / "nope.db").string() + "\n");
+  std::ofstream(dir / "text.db") << "not a database\n";
+  const Process bad = ctrlsched(dir, {"merge", "--into", all.string(), (dir / "text.db").string()});
+  CHECK(bad.exit_code == 7);
+  CHECK(bad.err.starts_with("ctrlsched: merge: " + (dir / "text.db").string() + " is not a ctrlsched run store"));
+  CHECK(Database(all).count("SELECT count(*) FROM runs") == 24);
+}
+
 TEST_CASE("a changed binary starts a new generation and says so in one line", "[store]") {
   TempDir dir;
   const fs::path store = dir / "runs.db";

@@ -69,15 +69,15 @@ TEST_CASE("torture: realistic correct programs pass every seed", "[torture]") {
 }
 
 TEST_CASE("torture: realistic buggy programs fail with their kind, in fixed counts per seed set", "[torture]") {
-  // Counts for seeds 0..19 under the default strategy (pct, d=3, calibrated k), the same with
+  // Counts for seeds 0..19 under pct (d=3, calibrated k; pinned: the default before the portfolio), the same with
   // -j1 and -j2. They change only when a strategy, the calibration or the shim's scheduling
   // points change: then look at the new counts and update them deliberately.
   const std::vector<TortureCase> cases = {
-      {"bank_audit", 20, {}, {{"assertion", 9}, {"pass", 11}}, "assertion `total == 300` failed (bank_audit.c:"},
-      {"late_config", 20, {}, {{"signal", 10}, {"pass", 10}}, "SIGSEGV in T1 at worker (late_config.c:"},
-      {"reload_exit", 20, {}, {{"exit", 2}, {"pass", 18}}, "exit status 3"},
-      {"swap_deadlock", 20, {}, {{"deadlock", 2}, {"pass", 18}}, "deadlock: "},
-      {"uncaught_exception", 20, {}, {{"signal", 8}, {"pass", 12}}, "SIGABRT in T"},
+      {"bank_audit", 20, {"--strategy", "pct"}, {{"assertion", 9}, {"pass", 11}}, "assertion `total == 300` failed (bank_audit.c:"},
+      {"late_config", 20, {"--strategy", "pct"}, {{"signal", 10}, {"pass", 10}}, "SIGSEGV in T1 at worker (late_config.c:"},
+      {"reload_exit", 20, {"--strategy", "pct"}, {{"exit", 2}, {"pass", 18}}, "exit status 3"},
+      {"swap_deadlock", 20, {"--strategy", "pct"}, {{"deadlock", 2}, {"pass", 18}}, "deadlock: "},
+      {"uncaught_exception", 20, {"--strategy", "pct"}, {{"signal", 8}, {"pass", 12}}, "SIGABRT in T"},
       // Every seed: these bugs do not depend on the interleaving.
       {"polite_livelock", 4, {"--max-steps", "20000"}, {{"hang", 4}}, "hang: exceeded --max-steps 20000 and made no progress in 5000 more steps (livelock) in T1 at worker"},
       {"endless_retry", 2, {"--timeout", "0.5"}, {{"timeout", 2}}, "timeout: killed after 0.5 s"},

@@ -93,8 +93,8 @@ TEST_CASE("malformed handles are rejected with a one-line reason", "[run_spec]")
   CHECK(parse_error("x:random") == "bad seed 'x' (expected a decimal number)");
   CHECK(parse_error("-1:random") == "bad seed '-1' (expected a decimal number)");
   CHECK(parse_error("18446744073709551616:random") == "bad seed '18446744073709551616' (expected a decimal number)");
-  CHECK(parse_error("17") == "missing strategy after the seed (expected ':random' or ':pct')");
-  CHECK(parse_error("17:fair") == "unknown strategy 'fair' (expected 'random' or 'pct')");
+  CHECK(parse_error("17") == "missing strategy after the seed (expected ':random', ':pct', ':pos' or ':surw')");
+  CHECK(parse_error("17:fair") == "unknown strategy 'fair' (expected 'random', 'pct', 'pos' or 'surw')");
   CHECK(parse_error("17:replay") == "a replay cannot be named by a handle alone: replay its schedule file");
   CHECK(parse_error("17:random:bogus") == "unknown field 'bogus'");
   CHECK(parse_error("17:random:pb") == "unknown field 'pb'");
@@ -142,4 +142,29 @@ TEST_CASE("strategy kinds have stable names", "[run_spec]") {
   CHECK(ctrlsched::to_string(StrategyKind::Random) == "random");
   CHECK(ctrlsched::to_string(StrategyKind::Pct) == "pct");
   CHECK(ctrlsched::to_string(StrategyKind::Replay) == "replay");
+}
+
+TEST_CASE("pos and surw handles round-trip; surw carries its per-thread estimates", "[run_spec]") {
+  RunSpec pos;
+  pos.seed = 9;
+  pos.strategy = StrategyKind::Pos;
+  pos.points = PointsMode::Sync;
+  CHECK(ctrlsched::to_handle(pos) == "9:pos:sync");
+  CHECK(ctrlsched::parse_handle("9:pos:sync") == pos);
+  RunSpec surw;
+  surw.seed = 4;
+  surw.strategy = StrategyKind::Surw;
+  surw.surw_events = {3, 120, 118};
+  CHECK(ctrlsched::to_handle(surw) == "4:surw:e3.120.118");
+  CHECK(ctrlsched::parse_handle("4:surw:e3.120.118") == surw);
+  std::string error;
+  CHECK_FALSE(ctrlsched::parse_handle("4:surw", &error));
+  CHECK(error == "surw needs an events field 'e<n0>.<n1>...' (estimated events per thread)");
+  CHECK_FALSE(ctrlsched::parse_handle("4:surw:e3..4", &error));
+  CHECK(error == "bad event count in field 'e3..4' (expected e<n0>.<n1>...)");
+  CHECK_FALSE(ctrlsched::parse_handle("4:pos:e3", &error));
+  CHECK(error == "field 'e3' is only valid for surw");
+  CHECK_FALSE(ctrlsched::parse_handle("4:pos:pb2", &error));
+  CHECK_FALSE(ctrlsched::parse_handle("4:pos:d3", &error));
+  CHECK_FALSE(ctrlsched::parse_handle("4:portfolio", &error));  // a portfolio seed's handle names its strategy
 }

@@ -38,7 +38,7 @@ TEST_CASE("defaults come from the option table and match the core's constants") 
   CHECK(cl.mode == Mode::Seeds);
   CHECK(*cl.options.seeds == 1000);
   CHECK(*cl.options.seed_start == 0);
-  CHECK(*cl.options.strategy == StrategyKind::Pct);
+  CHECK(*cl.options.strategy == StrategyKind::Portfolio);
   CHECK(*cl.options.depth == ctrlsched::kDefaultPctDepth);
   CHECK(*cl.options.max_steps == ctrlsched::kDefaultMaxSteps);
   CHECK(*cl.options.points == PointsMode::Auto);
@@ -104,6 +104,15 @@ TEST_CASE("spec_from_options builds the run spec; pct steps stay 0 for calibrati
   CHECK(random.preemption_bound == std::optional<std::uint32_t>(0));
 }
 
+TEST_CASE("without --strategy: the portfolio, or pct / random when their options are given") {
+  CHECK(*parse({"./t"}).options.strategy == StrategyKind::Portfolio);
+  CHECK(*parse({"--depth", "4", "./t"}).options.strategy == StrategyKind::Pct);
+  CHECK(*parse({"--pct-steps", "40", "./t"}).options.strategy == StrategyKind::Pct);
+  CHECK(*parse({"--preemption-bound", "1", "./t"}).options.strategy == StrategyKind::Random);
+  CHECK(*parse({"--strategy", "surw", "./t"}).options.strategy == StrategyKind::Surw);
+  CHECK(*parse({"--strategy", "pos", "./t"}).options.strategy == StrategyKind::Pos);
+}
+
 TEST_CASE("bad command lines are one-line usage errors") {
   CHECK(usage({}) == "missing the test program to run");
   CHECK(usage({"--seeds", "abc", "./t"}) == "--seeds expects a whole number, got 'abc'");
@@ -112,7 +121,7 @@ TEST_CASE("bad command lines are one-line usage errors") {
   CHECK(usage({"--seeds=5x", "./t"}) == "--seeds expects a whole number, got '5x'");
   CHECK(usage({"--seeds", "+5", "./t"}) == "--seeds expects a whole number, got '+5'");
   CHECK(usage({"--seeds"}) == "option '--seeds' needs a value (N)");
-  CHECK(usage({"--strategy", "bfs", "./t"}) == "unknown strategy 'bfs' (expected random, pct or dfs)");
+  CHECK(usage({"--strategy", "bfs", "./t"}) == "unknown strategy 'bfs' (expected portfolio, random, pct, pos, surw or dfs)");
   CHECK(usage({"--strategy", "dfs", "--seeds", "5", "./t"}) == "--seeds does not apply to --strategy dfs");
   CHECK(usage({"--max-schedules", "5", "./t"}) == "--max-schedules only applies to --strategy dfs");
   CHECK(usage({"replay", "--seed", "1", "--strategy", "dfs", "./t"}) ==
@@ -123,7 +132,10 @@ TEST_CASE("bad command lines are one-line usage errors") {
   CHECK(usage({"--timeout", "0", "./t"}) == "--timeout must be more than 0 seconds");
   CHECK(usage({"--timeout", "nan", "./t"}) == "--timeout expects a number of seconds, got 'nan'");
   CHECK(usage({"--points", "all", "./t"}) == "--points expects sync, accesses or auto, got 'all'");
-  CHECK(usage({"--preemption-bound", "2", "./t"}) == "--preemption-bound only applies to --strategy random or dfs");
+  CHECK(usage({"--strategy", "pct", "--preemption-bound", "2", "./t"}) == "--preemption-bound only applies to --strategy random or dfs");
+  CHECK(usage({"--strategy", "pos", "--depth", "2", "./t"}) == "--depth only applies to --strategy pct");
+  // Without --strategy, --depth selects pct (imply_strategy), which takes no preemption bound.
+  CHECK(usage({"--depth", "2", "--preemption-bound", "2", "./t"}) == "--preemption-bound only applies to --strategy random or dfs");
   CHECK(usage({"--strategy", "random", "--pct-steps", "9", "./t"}) == "--pct-steps only applies to --strategy pct");
   CHECK(usage({"--depth", "1001", "./t"}) == "--depth must be at most 1000");
   CHECK(usage({"--seed", "3", "./t"}) == "--seed is only valid with 'ctrlsched replay' or 'ctrlsched trace'");

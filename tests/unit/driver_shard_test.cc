@@ -221,4 +221,11 @@ TEST_CASE("ctrlsched merge command line") {
   CHECK(usage_error_from([] { parse_merge_command_line(std::vector<std::string>{}); }));
   CHECK(usage_error_from([] { parse_merge_command_line(std::vector<std::string>{"a.json", "--seeds", "3"}); }));
   CHECK(usage_error_from([] { parse_merge_command_line(std::vector<std::string>{"a.json", "--json"}); }));
+
+  const MergeCommandLine stores = parse_merge_command_line(std::vector<std::string>{"--into=all.db", "a.db", "b.db"});
+  CHECK(stores.into == "all.db");
+  CHECK(stores.reports == std::vector<std::string>{"a.db", "b.db"});
+  CHECK(usage_error_from([] { parse_merge_command_line(std::vector<std::string>{"--into", "all.db"}); }));
+  CHECK(usage_error_from([] { parse_merge_command_line(std::vector<std::string>{"--into", "all.db", "--json", "x", "a.db"}); }));
+  CHECK(usage_error_from([] { parse_merge_command_line(std::vector<std::string>{"--into", "a", "--into", "b", "c.db"}); }));
 }

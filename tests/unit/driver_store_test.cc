@@ -9,6 +9,7 @@
 
 #include "exit_codes.h"
 #include "store/run_codec.h"
+#include "store/store_writer.h"
 #include "store/run_store.h"
 
 using namespace ctrlsched;
@@ -145,6 +146,35 @@ TEST_CASE("stored Falcon and spectra summaries and the strategy read back") {
   spec.points = PointsMode::Sync;
   CHECK(decode_spec(encode_spec(spec)) == spec);
   CHECK_THROWS_AS(decode_run_result("{\"seed\": 1}"), DriverError);
+}
+
+TEST_CASE("every seeds strategy, SURW's estimates and a portfolio's calibration are stored") {
+  for (const StrategyKind kind : {StrategyKind::Random, StrategyKind::Pct, StrategyKind::Pos, StrategyKind::Surw,
+                                  StrategyKind::Portfolio, StrategyKind::Dfs}) {
+    RunSpec spec;
+    spec.strategy = kind;
+    if (kind == StrategyKind::Surw) spec.surw_events = {3, 1, 40};
+    CHECK(decode_spec(encode_spec(spec)) == spec);
+  }
+  CHECK_THROWS_AS(decode_spec(R"({"strategy": "replay", "pct_depth": 3, "pct_steps": 0, "spurious_wakeups": false,
+                                   "points": 0, "max_steps": 10})"),
+                  DriverError);
+
+  ReportHeader header;
+  header.spec.strategy = StrategyKind::Portfolio;
+  header.test.target = "./t";
+  Portfolio portfolio;
+  portfolio.base = header.spec;
+  portfolio.profile = RunProfile{412, {5, 9}, true};
+  portfolio.sync = RunProfile{37, {2, 3}, true};
+  header.portfolio = portfolio;
+  const ReportHeader back = decode_header(encode_header(header));
+  REQUIRE(back.portfolio);
+  CHECK(*back.portfolio == portfolio);
+  CHECK(seed_spec(back, 17) == seed_spec(header, 17));
+  header.portfolio.reset();
+  header.spec.strategy = StrategyKind::Pct;
+  CHECK_FALSE(decode_header(encode_header(header)).portfolio);
 }
 
 TEST_CASE("the store keeps generations apart and reads a seed stored twice once") {

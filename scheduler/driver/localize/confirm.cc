@@ -8,7 +8,7 @@
 
 #include "localize/reference_binding.h"
 #include "report/shell_quote.h"
-#include "runs/calibration.h"
+#include "runs/portfolio.h"
 #include "runs/run_collect.h"
 #include "runs/run_record_region.h"
 #include "runs/schedule_store.h"
@@ -41,9 +41,7 @@ std::string forced_schedule_name(std::uint64_t seed, std::uint64_t hash) {
 std::vector<DirectedRun> run_directed(const LaunchTarget& target, const DirectedBatch& batch,
                                       const ClassifyContext& context, const std::string& target_name,
                                       const DirectedRecordFn& on_record) {
-  RunSpec base = batch.base;
-  if (base.strategy == StrategyKind::Pct && base.pct_steps == 0)
-    base.pct_steps = calibrate_pct_steps(target, base, batch.timeout_seconds, target_name);
+  const RunSpec base = calibrated_spec(target, batch.base, batch.timeout_seconds, target_name);
   std::vector<std::optional<DirectedRun>> slots(static_cast<std::size_t>(batch.seeds));
   PoolOptions options;
   options.jobs = static_cast<unsigned>(std::clamp<std::uint64_t>(batch.jobs, 1, std::max<std::uint64_t>(batch.seeds, 1)));

@@ -110,8 +110,7 @@ class Confirmer {
     for (Suspect& s : suspects_) {
       if (s.same_as != SIZE_MAX) continue;
       ConfirmRequest request;
-      request.batch.base = report_.header.spec;
-      request.batch.base.seed = report_.header.seed_start;
+      request.batch.base = directed_base_spec(report_.header);
       request.batch.seeds = settings_.confirm_seeds;
       request.batch.directive = s.directive;
       // Bind the roles as the reference failing run had them (threads and occurrences), then
@@ -335,8 +334,7 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   // The reference failing run, traced: forced roles are bound to its threads and occurrences.
   std::optional<TracedRun> reference;
   if (first_failing && settings.confirm) {
-    RunSpec spec = report.header.spec;
-    spec.seed = runs[*first_failing].seed;
+    const RunSpec spec = seed_spec(report.header, runs[*first_failing].seed);
     reference = run_traced(target, spec, settings.timeout_seconds, target_name);
   }
   confirmer.set_reference(reference ? &reference->trace : nullptr, std::move(passing), any_passing, &names);
@@ -378,8 +376,8 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   predict_settings.failure_sites = settings.failure_sites;
   predict_settings.max_distance = settings.max_distance;
   predict_settings.hold_limit = kLocalizeHoldLimit;
-  RunSpec traced = report.header.spec;
-  traced.seed = first_failing ? runs[*first_failing].seed : report.header.seed_start;
+  const RunSpec traced =
+      seed_spec(report.header, first_failing ? runs[*first_failing].seed : report.header.seed_start);
   const Prediction prediction =
       predict_from_run(target, traced, settings.timeout_seconds, target_name, predict_settings);
   std::vector<std::size_t> prediction_suspects;
@@ -411,8 +409,7 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
     ++levels_run;
     for (const auto& planned : plan) {
       DirectedBatch batch;
-      batch.base = report.header.spec;
-      batch.base.seed = report.header.seed_start;
+      batch.base = directed_base_spec(report.header);
       batch.seeds = planned.seeds;
       batch.directive = planned.directive;
       batch.collectors = kCollectSpectra;

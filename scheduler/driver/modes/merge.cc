@@ -1,5 +1,6 @@
 // Merge mode (see modes.h and report/merge.h): reads the shard reports, merges them, prints the
-// text summary a single run would have printed and writes the merged JSON report.
+// text summary a single run would have printed and writes the merged JSON report; with --into,
+// copies run stores into one (store/run_store.h).
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -7,10 +8,29 @@
 #include "modes/modes.h"
 #include "report/merge.h"
 #include "report/summary.h"
+#include "store/run_store.h"
 
 namespace ctrlsched::driver {
 
+namespace {
+
+// merge --into: one line per store copied, then what the target holds.
+ExitCode merge_stores(const MergeCommandLine& cl) {
+  RunStore target(*cl.into);
+  for (const std::string& path : cl.reports) {
+    const StoreMergeCounts added = target.absorb(path);
+    std::printf("%s: added %lld runs, %lld invocations, %lld builds\n", path.c_str(),
+                static_cast<long long>(added.runs_added), static_cast<long long>(added.invocations_added),
+                static_cast<long long>(added.generations_created));
+  }
+  std::fflush(stdout);
+  return ExitCode::Ok;
+}
+
+}  // namespace
+
 ExitCode run_merge(const MergeCommandLine& cl) {
+  if (cl.into) return merge_stores(cl);
   std::vector<ShardReport> shards;
   for (const std::string& path : cl.reports) {
     std::ifstream in(path);

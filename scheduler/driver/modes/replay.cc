@@ -7,7 +7,7 @@
 
 #include "report/summary.h"
 #include "report/symbolizer.h"
-#include "runs/calibration.h"
+#include "runs/portfolio.h"
 #include "runs/child_launch.h"
 #include "runs/outcome.h"
 #include "runs/replay_config.h"
@@ -118,9 +118,7 @@ ExitCode run_replay(const CommandLine& cl) {
 ExitCode run_replay(const CommandLine& cl, ReplayPlan plan, const ReplayTracing* tracing) {
   const Options& o = cl.options;
   const LaunchTarget target = prepare_launch(cl.target, cl.args, cl.options.private_cwd);
-  if (plan.spec.strategy == StrategyKind::Pct && plan.spec.pct_steps == 0) {
-    plan.spec.pct_steps = calibrate_pct_steps(target, plan.spec, *o.timeout, cl.target);
-  }
+  if (plan.spec.strategy != StrategyKind::Replay) plan.spec = calibrated_spec(target, plan.spec, *o.timeout, cl.target);
 
   if (!o.quiet) {
     std::string head = std::string(cl.mode == Mode::Trace ? "ctrlsched trace: " : "ctrlsched replay: ") +

@@ -63,8 +63,7 @@ TracedGroups trace_groups(const LaunchTarget& target, const Report& report, doub
   options.capture_output = true;
   for (std::size_t g = 0; g < traced_groups; ++g) {
     const RunResult& first = report.runs[report.groups[g].first];
-    RunSpec spec = report.header.spec;
-    spec.seed = first.seed;
+    RunSpec spec = seed_spec(report.header, first.seed);
     spec.expected_hash.reset();
     // As run_traced (localize/predict.h), plus the switch log that tells preemptions apart.
     TraceRegion region;

@@ -24,6 +24,7 @@
 #include "runs/calibration.h"
 #include "runs/child_launch.h"
 #include "runs/outcome.h"
+#include "runs/portfolio.h"
 #include "runs/schedule_store.h"
 #include "runs/seeds_loop.h"
 #include "runs/stop_request.h"
@@ -156,14 +157,19 @@ ExitCode run_seeds(const CommandLine& cl) {
     header.shard_count = shard->count;
   }
   header.spec = spec_from_options(o);
+  std::optional<CalibrationLimit> limit;  // set when a calibration run reached --max-steps
   if (header.spec.strategy == StrategyKind::Pct && header.spec.pct_steps == 0) {
-    std::optional<CalibrationLimit> limit;
     header.spec.pct_steps = calibrate_pct_steps(target, header.spec, *o.timeout, cl.target, &limit);
     header.pct_steps_calibrated = true;
-    if (limit) {
-      header.pct_calibration_reached_limit = true;
-      std::fprintf(stderr, "ctrlsched: %s\n", calibration_limit_note(*limit, header.spec.max_steps).c_str());
-    }
+  } else if (header.spec.strategy == StrategyKind::Surw) {
+    header.spec = calibrated_spec(target, header.spec, *o.timeout, cl.target);
+  } else if (header.spec.strategy == StrategyKind::Portfolio) {
+    header.portfolio = calibrate_portfolio(target, header.spec, *o.timeout, cl.target, &limit);
+    header.pct_steps_calibrated = true;
+  }
+  if (limit) {
+    header.pct_calibration_reached_limit = true;
+    std::fprintf(stderr, "ctrlsched: %s\n", calibration_limit_note(*limit, header.spec.max_steps).c_str());
   }
 
   std::optional<StoreWriter> stored;  // --store (docs/store.md)
@@ -186,6 +192,7 @@ ExitCode run_seeds(const CommandLine& cl) {
   context.symbolize = symbolizer.function();
 
   loop.spec = header.spec;
+  loop.portfolio = header.portfolio;
   loop.jobs = header.jobs;
   loop.timeout_seconds = *o.timeout;
   loop.stop_after = o.stop_after;

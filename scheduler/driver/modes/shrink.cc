@@ -17,7 +17,7 @@
 #include "report/interleaving.h"
 #include "report/shell_quote.h"
 #include "report/symbolizer.h"
-#include "runs/calibration.h"
+#include "runs/portfolio.h"
 #include "runs/child_launch.h"
 #include "runs/outcome.h"
 #include "runs/run_collect.h"
@@ -83,8 +83,8 @@ class Shrinker {
   Shrinker(const CommandLine& cl, ReplayPlan plan) : cl_(cl), plan_(std::move(plan)) {
     const Options& o = cl.options;
     target_ = prepare_launch(cl.target, cl.args, o.private_cwd);
-    if (plan_.spec.strategy == StrategyKind::Pct && plan_.spec.pct_steps == 0) {
-      plan_.spec.pct_steps = calibrate_pct_steps(target_, plan_.spec, *o.timeout, cl.target);
+    if (plan_.spec.strategy != StrategyKind::Replay) {
+      plan_.spec = calibrated_spec(target_, plan_.spec, *o.timeout, cl.target);
     }
     spec_ = plan_.spec;
     spec_.expected_hash.reset();

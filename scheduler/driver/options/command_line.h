@@ -86,6 +86,10 @@ struct CommandLine {
 // be missing and nothing else is validated; `trace --dump FILE` takes no target.
 CommandLine parse_command_line(std::span<const std::string> args);
 
+// Without --strategy, --depth or --pct-steps select pct and --preemption-bound selects random
+// instead of the portfolio (rules.cc); parse_command_line calls it before validating.
+void imply_strategy(CommandLine& command_line);
+
 // Scope rules and option combinations (rules.cc); parse_command_line calls it.
 void validate_command_line(const CommandLine& command_line);
 

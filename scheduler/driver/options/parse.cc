@@ -97,7 +97,10 @@ typename OptionValue<kind>::type parse_value(std::string_view name, std::string_
     if (text == "random") return StrategyKind::Random;
     if (text == "pct") return StrategyKind::Pct;
     if (text == "dfs") return StrategyKind::Dfs;
-    usage_error("unknown strategy '" + std::string(text) + "' (expected random, pct or dfs)");
+    if (text == "pos") return StrategyKind::Pos;
+    if (text == "surw") return StrategyKind::Surw;
+    if (text == "portfolio") return StrategyKind::Portfolio;
+    usage_error("unknown strategy '" + std::string(text) + "' (expected portfolio, random, pct, pos, surw or dfs)");
   } else if constexpr (kind == OptionKind::Score) {
     if (text == "jaccard") return ScoreKind::Jaccard;
     if (text == "tarantula") return ScoreKind::Tarantula;
@@ -224,6 +227,7 @@ CommandLine parse_command_line(std::span<const std::string> args) {
     mark_given(cl.given, OptionId{*index});
   }
   if (cl.options.help || cl.options.version) return cl;
+  imply_strategy(cl);
   validate_command_line(cl);
   return cl;
 }

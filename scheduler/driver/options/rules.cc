@@ -136,11 +136,14 @@ void validate_command_line(const CommandLine& cl) {
   if (o.failure_site && o.failure_site->find_first_not_of(",") == std::string::npos) {
     usage_error("--failure-site needs at least one function name");
   }
-  if (*o.strategy == StrategyKind::Pct && g.preemption_bound) {
+  // Without --strategy, --depth/--pct-steps name pct and --preemption-bound random
+  // (imply_strategy); given with another strategy they contradict it.
+  const StrategyKind strategy = *o.strategy;
+  if (strategy != StrategyKind::Random && strategy != StrategyKind::Dfs && g.preemption_bound) {
     usage_error("--preemption-bound only applies to --strategy random or dfs");
   }
   check_dfs_rules(cl);
-  if (*o.strategy == StrategyKind::Random && (g.depth || g.pct_steps)) {
+  if (strategy != StrategyKind::Pct && (g.depth || g.pct_steps)) {
     usage_error(std::string(g.depth ? "--depth" : "--pct-steps") + " only applies to --strategy pct");
   }
   if (*o.depth > kMaxDepth) usage_error("--depth must be at most " + std::to_string(kMaxDepth));
@@ -157,6 +160,12 @@ void validate_command_line(const CommandLine& cl) {
   if (*o.seed_start > std::numeric_limits<std::uint64_t>::max() - (*o.seeds - 1)) {
     usage_error("--seed-start + --seeds goes past the largest seed (2^64 - 1)");
   }
+}
+
+void imply_strategy(CommandLine& cl) {
+  if (cl.given.strategy) return;
+  if (cl.given.depth || cl.given.pct_steps) cl.options.strategy = StrategyKind::Pct;
+  else if (cl.given.preemption_bound) cl.options.strategy = StrategyKind::Random;
 }
 
 RunSpec spec_from_options(const Options& options) {

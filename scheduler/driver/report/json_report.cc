@@ -8,6 +8,10 @@ using Json = nlohmann::ordered_json;
 
 Json optional_number(bool present, std::uint64_t value) { return present ? Json(value) : Json(nullptr); }
 
+Json profile_json(const RunProfile& profile) {
+  return Json{{"pct_steps", profile.steps}, {"surw_events", profile.events}};
+}
+
 Json failure_json(const FailureDetails& f) {
   Json j;
   j["kind"] = to_string(f.kind);
@@ -42,6 +46,11 @@ nlohmann::ordered_json report_json(const Report& report) {
   summary["pct_steps_calibrated"] = pct && h.pct_steps_calibrated;
   if (pct && h.pct_calibration_reached_limit) summary["pct_calibration_reached_limit"] = true;
   summary["preemption_bound"] = optional_number(spec.preemption_bound.has_value(), spec.preemption_bound.value_or(0));
+  if (spec.strategy == StrategyKind::Surw) summary["surw_events"] = spec.surw_events;
+  if (h.portfolio) {  // what each seed's spec is resolved from (runs/portfolio.h)
+    summary["portfolio"] = Json{{"calibrated", profile_json(h.portfolio->profile)},
+                                {"sync", h.portfolio->sync ? profile_json(*h.portfolio->sync) : Json(nullptr)}};
+  }
   summary["max_steps"] = spec.max_steps;
   summary["points"] = spec.points == PointsMode::Sync ? "sync" : spec.points == PointsMode::Accesses ? "accesses" : "auto";
   summary["spurious_wakeups"] = spec.spurious_wakeups;

@@ -34,6 +34,24 @@ std::string text(const Json& object, const char* key) {
   return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+std::vector<std::uint32_t> event_counts(const ShardReport& shard, const Json& value, const std::string& where) {
+  std::vector<std::uint32_t> counts;
+  if (!value.is_array() || value.empty()) bad(shard, where + " is not a non-empty array");
+  for (const Json& item : value) {
+    if (!item.is_number_unsigned() || item.get<std::uint64_t>() > 0xffffffffu) bad(shard, where + " holds a bad count");
+    counts.push_back(item.get<std::uint32_t>());
+  }
+  return counts;
+}
+
+RunProfile profile_of(const ShardReport& shard, const Json& object, const std::string& where) {
+  RunProfile profile;
+  profile.steps = number(shard, object, "pct_steps", where);
+  profile.events = event_counts(shard, field(shard, object, "surw_events", where), where + "surw_events");
+  profile.instrumented = true;  // not reported; only the calibration's results matter here
+  return profile;
+}
+
 OutcomeKind kind_of(const ShardReport& shard, const std::string& name) {
   for (OutcomeKind kind : kAllOutcomeKinds) {
     if (to_string(kind) == name) return kind;
@@ -89,6 +107,13 @@ ReportHeader header_of(const ShardReport& shard, const Json& summary) {
     spec.pct_steps = number(shard, summary, "pct_steps", "summary.");
   } else if (strategy == "random") {
     spec.strategy = StrategyKind::Random;
+  } else if (strategy == "pos") {
+    spec.strategy = StrategyKind::Pos;
+  } else if (strategy == "surw") {
+    spec.strategy = StrategyKind::Surw;
+    spec.surw_events = event_counts(shard, field(shard, summary, "surw_events", "summary."), "summary.surw_events");
+  } else if (strategy == "portfolio") {
+    spec.strategy = StrategyKind::Portfolio;
   } else {
     bad(shard, "unknown strategy '" + strategy + "'");
   }
@@ -100,6 +125,16 @@ ReportHeader header_of(const ShardReport& shard, const Json& summary) {
   spec.points = points == "sync" ? PointsMode::Sync : points == "accesses" ? PointsMode::Accesses : PointsMode::Auto;
   spec.spurious_wakeups = summary.value("spurious_wakeups", false);
   h.pct_steps_calibrated = summary.value("pct_steps_calibrated", false);
+  if (spec.strategy == StrategyKind::Portfolio) {
+    const Json& portfolio = field(shard, summary, "portfolio", "summary.");
+    Portfolio p;
+    p.base = spec;
+    p.profile = profile_of(shard, field(shard, portfolio, "calibrated", "summary.portfolio."), "summary.portfolio.calibrated.");
+    if (const Json& sync = field(shard, portfolio, "sync", "summary.portfolio."); !sync.is_null()) {
+      p.sync = profile_of(shard, sync, "summary.portfolio.sync.");
+    }
+    h.portfolio = std::move(p);
+  }
   h.test.target = text(summary, "target");
   h.test.args = strings(summary.value("args", Json::array()));
   return h;

@@ -8,10 +8,28 @@ void finish_report(Report& report) {
   report.counts = count_outcomes(report.runs);
 }
 
+RunSpec seed_spec(const ReportHeader& header, std::uint64_t seed) {
+  return spec_for_seed(header.spec, header.portfolio, seed);
+}
+
+RunSpec directed_base_spec(const ReportHeader& header) {
+  RunSpec spec = header.spec;
+  spec.seed = header.seed_start;
+  if (!header.portfolio) return spec;
+  spec = header.portfolio->base;
+  spec.seed = header.seed_start;
+  spec.strategy = StrategyKind::Pct;
+  spec.pct_depth = kDefaultPctDepth;
+  spec.pct_steps = header.portfolio->profile.steps;
+  return spec;
+}
+
 std::string strategy_text(const RunSpec& spec) {
   std::string text;
   if (spec.strategy == StrategyKind::Pct) {
     text = "pct(d=" + std::to_string(spec.pct_depth) + ", k=" + std::to_string(spec.pct_steps) + ")";
+  } else if (spec.strategy == StrategyKind::Portfolio) {
+    text = "portfolio(pct d=2..5, random, pos, surw)";
   } else if (spec.strategy == StrategyKind::Random && spec.preemption_bound) {
     text = "random(pb=" + std::to_string(*spec.preemption_bound) + ")";
   } else {

@@ -13,11 +13,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ctrlsched/run_spec.h"
 #include "report/grouping.h"
+#include "runs/portfolio.h"
 #include "runs/run_result.h"
 
 namespace ctrlsched::driver {
@@ -32,6 +34,7 @@ struct ReportHeader {
   RunSpec spec;                // strategy and parameters (seed / hash unused)
   bool pct_steps_calibrated = false;
   bool pct_calibration_reached_limit = false;  // a calibration run reached --max-steps: k is the limit
+  std::optional<Portfolio> portfolio;  // spec.strategy == Portfolio: what each seed ran
   double elapsed_seconds = 0;  // the only nondeterministic value
   unsigned jobs = 1;
   TestCommand test;
@@ -56,5 +59,10 @@ void finish_report(Report& report);
 
 // "pct(d=3, k=412)", "random", "random(pb=2)", plus ", spurious wakeups" / ", points=sync".
 std::string strategy_text(const RunSpec& spec);
+// The spec seed `seed` ran with (through the portfolio when there is one).
+RunSpec seed_spec(const ReportHeader& header, std::uint64_t seed);
+// The base of directed runs (forcing, spectra) over many seeds: the header's spec, or with a
+// portfolio its PCT d=3 slot with the calibrated k (docs/strategies.md says why).
+RunSpec directed_base_spec(const ReportHeader& header);
 
 }  // namespace ctrlsched::driver

@@ -13,21 +13,52 @@ namespace {
 // A calibration run of a buggy program may crash after a couple of steps; with k that small,
 // PCT's d-1 change points would cover every step and every seed would run the same schedule.
 // So k is the largest step count of a few calibration runs, and never below this floor.
+// SURW's per-thread event estimates come from the same runs (the largest count per thread).
 constexpr std::uint64_t kCalibrationRuns = 3;
 constexpr std::uint64_t kMinPctSteps = 16;
+
+// One calibration run (strategy random, the given seed): what it saw and how it ended.
+struct CalibrationRun {
+  RunProfile profile;
+  bool reached_limit = false;  // hang or unfinished: it ran past --max-steps
+  bool progressing = false;    // unfinished
+};
+
+CalibrationRun calibration_run(const LaunchTarget& target, const RunSpec& spec, std::uint64_t seed,
+                               double timeout_seconds, const std::string& target_name) {
+  RunSpec calibration = spec;
+  calibration.seed = seed;
+  calibration.strategy = StrategyKind::Random;
+  calibration.preemption_bound.reset();
+  calibration.surw_events.clear();
+  calibration.expected_hash.reset();
+  PoolOptions options;
+  options.jobs = 1;
+  options.timeout = std::chrono::duration<double>(timeout_seconds);
+  options.capture_output = true;  // the calibration run's output is never shown
+  RunJob job;
+  job.config = run_config_for(calibration);
+  ClassifyContext context;  // raw frames: only the step count matters here
+  context.timeout_seconds = timeout_seconds;
+  return run_single<CalibrationRun>(target, options, std::move(job), [&](const FinishedRun& run) {
+    CalibrationRun calibrated;
+    const RunResult result = collect_result(run, calibration, context, target_name);
+    calibrated.profile.steps = result.steps;
+    calibrated.reached_limit = result.kind == OutcomeKind::Hang || result.kind == OutcomeKind::Unfinished;
+    calibrated.progressing = result.kind == OutcomeKind::Unfinished;
+    const RunRecord& record = run.region.record();
+    calibrated.profile.instrumented = record.instrumented != 0;
+    const std::uint32_t threads = std::min<std::uint32_t>(record.threads_created, kRecordSurwThreads);
+    calibrated.profile.events.assign(record.thread_events, record.thread_events + threads);
+    return calibrated;
+  });
+}
 
 }  // namespace
 
 std::uint64_t calibrate_pct_steps(const LaunchTarget& target, const RunSpec& spec, double timeout_seconds,
                                   const std::string& target_name, std::optional<CalibrationLimit>* limit) {
-  std::uint64_t steps = kMinPctSteps;
-  for (std::uint64_t seed = 0; seed < kCalibrationRuns; ++seed) {
-    const CalibrationRun run = calibration_run(target, spec, seed, timeout_seconds, target_name);
-    // A run past the limit also took the probe window's steps (shim/step_limit.h); k is the limit.
-    steps = std::max(steps, std::min(run.steps, spec.max_steps));
-    if (run.reached_limit && limit && !*limit) *limit = CalibrationLimit{seed, run.progressing};
-  }
-  return steps;
+  return calibrate_profile(target, spec, timeout_seconds, target_name, limit).steps;
 }
 
 std::string calibration_limit_note(const CalibrationLimit& limit, std::uint64_t max_steps) {
@@ -41,29 +72,23 @@ std::string calibration_limit_note(const CalibrationLimit& limit, std::uint64_t 
          " without progress (a livelock under the random strategy); pct's k is the limit";
 }
 
-CalibrationRun calibration_run(const LaunchTarget& target, const RunSpec& spec, std::uint64_t seed,
-                               double timeout_seconds, const std::string& target_name) {
-  RunSpec calibration = spec;
-  calibration.seed = seed;
-  calibration.strategy = StrategyKind::Random;
-  calibration.preemption_bound.reset();
-  calibration.expected_hash.reset();
-  PoolOptions options;
-  options.jobs = 1;
-  options.timeout = std::chrono::duration<double>(timeout_seconds);
-  options.capture_output = true;  // the calibration run's output is never shown
-  RunJob job;
-  job.config = run_config_for(calibration);
-  ClassifyContext context;  // raw frames: only the step count matters here
-  context.timeout_seconds = timeout_seconds;
-  const RunResult result = run_single<RunResult>(target, options, std::move(job), [&](const FinishedRun& run) {
-    return collect_result(run, calibration, context, target_name);
-  });
-  CalibrationRun run;
-  run.steps = result.steps;
-  run.reached_limit = result.kind == OutcomeKind::Hang || result.kind == OutcomeKind::Unfinished;
-  run.progressing = result.kind == OutcomeKind::Unfinished;
-  return run;
+RunProfile calibrate_profile(const LaunchTarget& target, const RunSpec& spec, double timeout_seconds,
+                             const std::string& target_name, std::optional<CalibrationLimit>* limit) {
+  RunProfile profile;
+  profile.steps = kMinPctSteps;
+  for (std::uint64_t seed = 0; seed < kCalibrationRuns; ++seed) {
+    const CalibrationRun run = calibration_run(target, spec, seed, timeout_seconds, target_name);
+    // A run past the limit also took the probe window's steps (shim/step_limit.h); k is the limit.
+    profile.steps = std::max(profile.steps, std::min(run.profile.steps, spec.max_steps));
+    if (run.reached_limit && limit && !*limit) *limit = CalibrationLimit{seed, run.progressing};
+    profile.instrumented = profile.instrumented || run.profile.instrumented;
+    const std::vector<std::uint32_t>& events = run.profile.events;
+    if (profile.events.size() < events.size()) profile.events.resize(events.size(), 0);
+    for (std::size_t t = 0; t < events.size(); ++t) profile.events[t] = std::max(profile.events[t], events[t]);
+  }
+  if (profile.events.empty()) profile.events.push_back(1);
+  for (std::uint32_t& events : profile.events) events = std::max<std::uint32_t>(events, 1);
+  return profile;
 }
 
 }  // namespace ctrlsched::driver

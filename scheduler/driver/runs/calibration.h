@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ctrlsched/run_spec.h"
 #include "runs/worker_pool.h"
@@ -28,15 +29,19 @@ struct CalibrationLimit {
 std::uint64_t calibrate_pct_steps(const LaunchTarget& target, const RunSpec& spec, double timeout_seconds,
                                   const std::string& target_name,
                                   std::optional<CalibrationLimit>* limit = nullptr);
-// One calibration run (strategy random, the given seed): the steps it took and how it ended.
-struct CalibrationRun {
-  std::uint64_t steps = 0;
-  bool reached_limit = false;  // hang or unfinished: it ran past --max-steps
-  bool progressing = false;    // unfinished
-};
-CalibrationRun calibration_run(const LaunchTarget& target, const RunSpec& spec, std::uint64_t seed,
-                               double timeout_seconds, const std::string& target_name);
 // The one-line note for a calibration that reached the limit (docs/cli.md, "PCT calibration").
 std::string calibration_limit_note(const CalibrationLimit& limit, std::uint64_t max_steps);
+
+// What the calibration runs saw: PCT's k (as calibrate_pct_steps), SURW's estimated interesting
+// events per thread (the largest count per thread, at least 1, at most kRecordSurwThreads
+// threads; never empty), and whether the binary is instrumented. `limit` as above.
+struct RunProfile {
+  std::uint64_t steps = 0;
+  std::vector<std::uint32_t> events;
+  bool instrumented = false;
+  friend bool operator==(const RunProfile&, const RunProfile&) = default;
+};
+RunProfile calibrate_profile(const LaunchTarget& target, const RunSpec& spec, double timeout_seconds,
+                             const std::string& target_name, std::optional<CalibrationLimit>* limit = nullptr);
 
 }  // namespace ctrlsched::driver

@@ -38,6 +38,8 @@ RunConfig run_config_for(const RunSpec& spec) {
   config.points = static_cast<std::uint32_t>(spec.points);
   config.max_steps = spec.max_steps;
   config.verify_input_log = 0;
+  config.surw_thread_count = static_cast<std::uint32_t>(std::min(spec.surw_events.size(), kRecordSurwThreads));
+  for (std::uint32_t t = 0; t < config.surw_thread_count; ++t) config.surw_events[t] = spec.surw_events[t];
   config.spin_budget_us = g_spin_budget_us;
   return config;
 }

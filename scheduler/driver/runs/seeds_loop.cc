@@ -30,15 +30,15 @@ SeedsLoopResult run_seeds_loop(const LaunchTarget& target, const SeedsLoopSettin
     pool.run(
       count,
       [&](std::uint64_t index) {
-        RunSpec spec = settings.spec;
-        spec.seed = settings.seed_start + index * settings.seed_stride;
+        const RunSpec spec =
+            spec_for_seed(settings.spec, settings.portfolio, settings.seed_start + index * settings.seed_stride);
         RunJob job{run_config_for(spec), {}};
         if (hooks.configure) hooks.configure(index, job.config);
         return job;
       },
       [&](const FinishedRun& run) {
-        RunSpec spec = settings.spec;
-        spec.seed = settings.seed_start + run.index * settings.seed_stride;
+        const RunSpec spec =
+            spec_for_seed(settings.spec, settings.portfolio, settings.seed_start + run.index * settings.seed_stride);
         RunResult result = collect_result(run, spec, context, target_name);
         const bool failed = result.failed();
         if (hooks.finished) hooks.finished(run, result);

@@ -22,6 +22,7 @@
 
 #include "ctrlsched/run_spec.h"
 #include "runs/outcome.h"
+#include "runs/portfolio.h"
 #include "runs/run_result.h"
 #include "runs/worker_pool.h"
 
@@ -29,6 +30,7 @@ namespace ctrlsched::driver {
 
 struct SeedsLoopSettings {
   RunSpec spec;                              // every run's spec but its seed
+  std::optional<Portfolio> portfolio;        // set: each seed's spec comes from the rotation
   std::uint64_t seed_start = 0;
   std::uint64_t count = 0;
   std::uint64_t seed_stride = 1;             // run i has seed seed_start + i * seed_stride (--shard)

@@ -1,6 +1,9 @@
 // JSON forms of stored runs and summaries (see run_codec.h).
 #include "store/run_codec.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "exit_codes.h"
 
 namespace ctrlsched::driver {
@@ -205,6 +208,7 @@ std::string encode_spec(const RunSpec& spec) {
             {"points", static_cast<int>(spec.points)},
             {"max_steps", spec.max_steps}};
   j["preemption_bound"] = spec.preemption_bound ? Json(*spec.preemption_bound) : Json(nullptr);
+  if (!spec.surw_events.empty()) j["surw_events"] = spec.surw_events;
   return j.dump();
 }
 
@@ -213,13 +217,13 @@ RunSpec decode_spec(const std::string& text) {
   const Json j = parse(text, what);
   RunSpec spec;
   const std::string strategy = get<std::string>(j, "strategy", what);
-  if (strategy == to_string(StrategyKind::Pct)) {
-    spec.strategy = StrategyKind::Pct;
-  } else if (strategy == to_string(StrategyKind::Random)) {
-    spec.strategy = StrategyKind::Random;
-  } else {
-    corrupt("strategy '" + strategy + "'");
-  }
+  // Every strategy a seeds run can use; replay and preemptions never reach the store.
+  constexpr StrategyKind kStored[] = {StrategyKind::Random, StrategyKind::Pct, StrategyKind::Pos,
+                                      StrategyKind::Surw, StrategyKind::Portfolio, StrategyKind::Dfs};
+  const auto* kind = std::find_if(std::begin(kStored), std::end(kStored),
+                                  [&](StrategyKind k) { return strategy == to_string(k); });
+  if (kind == std::end(kStored)) corrupt("strategy '" + strategy + "'");
+  spec.strategy = *kind;
   spec.pct_depth = get<std::uint32_t>(j, "pct_depth", what);
   spec.pct_steps = get<std::uint64_t>(j, "pct_steps", what);
   spec.spurious_wakeups = get<bool>(j, "spurious_wakeups", what);
@@ -228,6 +232,7 @@ RunSpec decode_spec(const std::string& text) {
   if (j.contains("preemption_bound") && !j["preemption_bound"].is_null()) {
     spec.preemption_bound = get<std::uint32_t>(j, "preemption_bound", what);
   }
+  if (j.contains("surw_events")) spec.surw_events = get<std::vector<std::uint32_t>>(j, "surw_events", what);
   return spec;
 }
 

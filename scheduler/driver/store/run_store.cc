@@ -1,6 +1,8 @@
 // The SQLite run store (see run_store.h and docs/store.md).
 #include "store/run_store.h"
 
+#include <filesystem>
+
 #include "exit_codes.h"
 
 namespace ctrlsched::driver {
@@ -262,6 +264,91 @@ std::int64_t RunStore::count_runs(std::int64_t generation) {
   if (!count) fail("counting runs");
   count.bind(1, generation);
   return count.step() == SQLITE_ROW ? count.integer(0) : 0;
+}
+
+StoreMergeCounts RunStore::absorb(const std::string& source_path) {
+  std::error_code ec;
+  // ATTACH would create a missing file: a typo must not pass as an empty store.
+  if (!std::filesystem::is_regular_file(source_path, ec)) {
+    throw DriverError(ExitCode::BadStore, "merge: cannot read the run store " + source_path);
+  }
+  flush();
+  Statement attach(db_, "ATTACH DATABASE ? AS source");
+  if (!attach) fail("attaching " + source_path);
+  attach.bind(1, source_path);
+  if (attach.step() != SQLITE_DONE) {
+    throw DriverError(ExitCode::BadStore, "merge: " + source_path + " is not a ctrlsched run store: " + sqlite3_errmsg(db_));
+  }
+  StoreMergeCounts counts;
+  try {
+    {
+      Statement schema(db_, "SELECT value FROM source.meta WHERE key = 'schema'");
+      if (!schema || schema.step() != SQLITE_ROW || schema.text(0) != kSchema) {
+        throw DriverError(ExitCode::BadStore, "merge: " + source_path + " is not a ctrlsched run store of " + kSchema);
+      }
+    }
+    exec("BEGIN");
+    // Generations are matched by their identity (the build id when the binary has one, so the same
+    // build run on several machines is one generation).
+    Statement generations(db_,
+                          "INSERT INTO main.generations(identity, path, build_id, size, mtime_ns, modules) "
+                          "SELECT identity, path, build_id, size, mtime_ns, modules FROM source.generations "
+                          "WHERE identity NOT IN (SELECT identity FROM main.generations) ORDER BY id");
+    if (!generations || generations.step() != SQLITE_DONE) fail("merging generations");
+    counts.generations_created = sqlite3_changes(db_);
+    exec("UPDATE main.generations SET modules = (SELECT s.modules FROM source.generations s "
+         "WHERE s.identity = main.generations.identity) WHERE modules IS NULL");
+    // Invocations in their order; one with the same header in the same generation is the same
+    // invocation (merging a store twice adds nothing).
+    exec("CREATE TEMP TABLE IF NOT EXISTS invocation_map(source_id INTEGER PRIMARY KEY, target_id INTEGER NOT NULL)");
+    exec("DELETE FROM temp.invocation_map");
+    Statement invocations(db_,
+                          "SELECT i.id, g.id, i.header FROM source.invocations i JOIN source.generations sg ON "
+                          "sg.id = i.generation JOIN main.generations g ON g.identity = sg.identity ORDER BY i.id");
+    if (!invocations) fail("reading " + source_path);
+    int rc;
+    while ((rc = invocations.step()) == SQLITE_ROW) {
+      const std::int64_t generation = invocations.integer(1);
+      const std::string header = invocations.text(2);
+      Statement existing(db_, "SELECT id FROM main.invocations WHERE generation = ? AND header = ? ORDER BY id LIMIT 1");
+      if (!existing) fail("reading invocations");
+      existing.bind(1, generation);
+      existing.bind(2, header);
+      std::int64_t target = 0;
+      if (existing.step() == SQLITE_ROW) {
+        target = existing.integer(0);
+      } else {
+        target = begin_invocation(generation, header);
+        ++counts.invocations_added;
+      }
+      Statement map(db_, "INSERT INTO temp.invocation_map VALUES(?, ?)");
+      if (!map) fail("merging invocations");
+      map.bind(1, invocations.integer(0));
+      map.bind(2, target);
+      if (map.step() != SQLITE_DONE) fail("merging invocations");
+    }
+    if (rc != SQLITE_DONE) fail("reading " + source_path);
+    // Runs, skipping a row the target already has word for word.
+    Statement runs(db_,
+                   "INSERT INTO main.runs(generation, invocation, seed, strategy, spec, outcome, signature, "
+                   "schedule_hash, result, falcon, spectra, instrumented) "
+                   "SELECT g.id, m.target_id, r.seed, r.strategy, r.spec, r.outcome, r.signature, r.schedule_hash, "
+                   "r.result, r.falcon, r.spectra, r.instrumented FROM source.runs r "
+                   "JOIN source.generations sg ON sg.id = r.generation JOIN main.generations g ON g.identity = sg.identity "
+                   "JOIN temp.invocation_map m ON m.source_id = r.invocation "
+                   "WHERE NOT EXISTS (SELECT 1 FROM main.runs t WHERE t.generation = g.id AND t.seed = r.seed AND "
+                   "t.spec = r.spec AND t.result = r.result AND t.falcon IS r.falcon AND t.spectra IS r.spectra) "
+                   "ORDER BY r.id");
+    if (!runs || runs.step() != SQLITE_DONE) fail("merging runs");
+    counts.runs_added = sqlite3_changes(db_);
+    exec("COMMIT");
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_exec(db_, "DETACH DATABASE source", nullptr, nullptr, nullptr);
+    throw;
+  }
+  exec("DETACH DATABASE source");
+  return counts;
 }
 
 }  // namespace ctrlsched::driver

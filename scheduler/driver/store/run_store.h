@@ -43,6 +43,13 @@ struct StoreGeneration {
   std::int64_t runs = 0;          // runs stored for it before this invocation
 };
 
+// What absorbing another store added.
+struct StoreMergeCounts {
+  std::int64_t generations_created = 0;
+  std::int64_t invocations_added = 0;
+  std::int64_t runs_added = 0;
+};
+
 class RunStore {
  public:
   // Opens or creates the database. Throws DriverError(BadStore) when the file is not SQLite, is
@@ -78,6 +85,12 @@ class RunStore {
   // later row).
   std::vector<StoredRun> runs(std::int64_t generation);
   std::int64_t count_runs(std::int64_t generation);
+
+  // Copies every generation, invocation and run of the store at `source_path` into this one
+  // (`ctrlsched merge --into`), matching generations by identity; rows this store already holds
+  // are not copied again. One transaction: on an error nothing is added. Throws
+  // DriverError(BadStore) when the source is missing or not a run store.
+  StoreMergeCounts absorb(const std::string& source_path);
 
  private:
   void exec(const char* sql);

@@ -19,6 +19,19 @@ std::string modules_json(const RecordNames& names) {
   return modules.dump();
 }
 
+// A portfolio's calibration (runs/portfolio.h): what every stored seed's spec is resolved from.
+Json profile_json(const RunProfile& profile) {
+  return Json{{"pct_steps", profile.steps}, {"surw_events", profile.events}, {"instrumented", profile.instrumented}};
+}
+
+RunProfile profile_from(const Json& j) {
+  RunProfile profile;
+  profile.steps = j.at("pct_steps").get<std::uint64_t>();
+  profile.events = j.at("surw_events").get<std::vector<std::uint32_t>>();
+  profile.instrumented = j.at("instrumented").get<bool>();
+  return profile;
+}
+
 }  // namespace
 
 std::string encode_header(const ReportHeader& h) {
@@ -27,6 +40,10 @@ std::string encode_header(const ReportHeader& h) {
   j["seeds_requested"] = h.seeds_requested;
   j["spec"] = Json::parse(encode_spec(h.spec));
   j["pct_steps_calibrated"] = h.pct_steps_calibrated;
+  if (h.portfolio) {
+    j["portfolio"] = {{"calibrated", profile_json(h.portfolio->profile)},
+                      {"sync", h.portfolio->sync ? profile_json(*h.portfolio->sync) : Json(nullptr)}};
+  }
   j["jobs"] = h.jobs;
   j["target"] = h.test.target;
   j["args"] = h.test.args;
@@ -43,6 +60,13 @@ ReportHeader decode_header(const std::string& text) {
     h.seeds_requested = j.at("seeds_requested").get<std::uint64_t>();
     h.spec = decode_spec(j.at("spec").dump());
     h.pct_steps_calibrated = j.at("pct_steps_calibrated").get<bool>();
+    if (j.contains("portfolio")) {
+      Portfolio portfolio;
+      portfolio.base = h.spec;
+      portfolio.profile = profile_from(j.at("portfolio").at("calibrated"));
+      if (const Json& sync = j.at("portfolio").at("sync"); !sync.is_null()) portfolio.sync = profile_from(sync);
+      h.portfolio = std::move(portfolio);
+    }
     h.jobs = j.at("jobs").get<unsigned>();
     h.test.target = j.at("target").get<std::string>();
     h.test.args = j.at("args").get<std::vector<std::string>>();

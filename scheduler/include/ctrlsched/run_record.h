@@ -24,7 +24,9 @@
 namespace ctrlsched {
 
 inline constexpr std::uint32_t kRunRecordMagic = 0x52525343;  // "CSRR"
-inline constexpr std::uint32_t kRunRecordVersion = 7;
+inline constexpr std::uint32_t kRunRecordVersion = 8;
+// SURW's per-thread event estimates and counts: threads past this many are not carried.
+inline constexpr std::size_t kRecordSurwThreads = 64;
 inline constexpr const char* kRecordFdEnv = "CTRLSCHED_RECORD_FD";
 
 // What the shim saw. The driver adds Timeout (it killed the run) and derives exit/signal
@@ -62,6 +64,9 @@ struct RunConfig {
   // Uncontrolled spinning (SpinInfo): how long a thread may run without a scheduling point while
   // others wait before the shim preempts it. 0 = kDefaultSpinBudgetUs, kSpinBudgetNever = never.
   std::uint64_t spin_budget_us;
+  // Strategy Surw: estimated interesting events of the first surw_thread_count threads.
+  std::uint32_t surw_thread_count;
+  std::uint32_t surw_events[kRecordSurwThreads];
 };
 
 inline constexpr std::uint64_t kDefaultSpinBudgetUs = 2000;
@@ -230,6 +235,9 @@ struct RunRecord {
   SpinInfo spin;
   ModelNotes model_notes;
   StepLimitInfo step_limit;
+  // Per thread (the first kRecordSurwThreads): decisions taken at its Sync and Access points,
+  // the interesting events SURW weights by (surw_strategy.cc); read by the calibration run.
+  std::uint32_t thread_events[kRecordSurwThreads];
 };
 
 inline constexpr std::uint64_t kRunRecordBytes = 32ull << 20;       // 32 MiB, sparse

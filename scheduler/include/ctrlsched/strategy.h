@@ -111,11 +111,18 @@ std::unique_ptr<Strategy> make_random_strategy(std::uint64_t seed,
 // PCT (Burckhardt et al. 2010), see pct_strategy.cc for the exact rules.
 std::unique_ptr<Strategy> make_pct_strategy(std::uint64_t seed, std::uint32_t depth,
                                             std::uint64_t steps);
+// POS, partial order sampling (Yuan, Yang, Gu, CAV 2018), see pos_strategy.cc. Uses the
+// candidates' pending events (Candidate::pending*) to find the events that race.
+std::unique_ptr<Strategy> make_pos_strategy(std::uint64_t seed);
+// SURW, selectively uniform random walk (Zhao et al., ASPLOS 2025), see surw_strategy.cc.
+// `estimates`: interesting events per thread in creation order, from a calibration run.
+std::unique_ptr<Strategy> make_surw_strategy(std::uint64_t seed, std::span<const std::uint32_t> estimates);
 // Follows `decisions` exactly. On the first mismatch (wrong kind, a thread that is not a
 // candidate/waiter, or the schedule running out) it records a Divergence and from then on picks
 // the first candidate / first waiter / no spurious wakeup.
 std::unique_ptr<Strategy> make_replay_strategy(std::vector<Decision> decisions);
-// Builds the strategy a RunSpec names (Random or Pct; Replay needs decisions, use the above).
+// Builds the strategy a RunSpec names (Random, Pct, Pos or Surw; Replay needs decisions, use the
+// above; Portfolio must be resolved per seed by the driver first).
 std::unique_ptr<Strategy> make_strategy(const RunSpec& spec);
 
 // Decorator: forwards to `inner`, and for every request with more than one option appends the
