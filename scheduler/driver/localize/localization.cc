@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "ctrlsched/access_pairs.h"
+#include "ctrlsched/sync_ops.h"
 #include "localize/confirm.h"
 #include "localize/falcon_summary.h"
 #include "localize/locon_report.h"
@@ -110,7 +111,10 @@ class Confirmer {
     suspect.directive = directive;
     for (std::uint32_t i = 0; i < directive.count && i < kMaxForceSteps; ++i) {
       const ForceStep& step = directive.steps[i];
-      const char* kind = step.access == static_cast<std::uint8_t>(ForceAccess::Write) ? "W " : "R ";
+      // "W a.c:30 f", "R a.c:26 f", or a sync step's operation: "lock a.c:20 f".
+      const std::string kind = step.access >= kForceSync ? std::string(sync_op_name(static_cast<SyncOp>(step.access - kForceSync))) + " "
+                               : step.access == static_cast<std::uint8_t>(ForceAccess::Write) ? "W "
+                                                                                               : "R ";
       suspect.step_names.push_back(kind + (names_ != nullptr ? names_->site(step.site) : std::to_string(step.site)));
       if (any_passing_ && step.site != 0 && !passing_sites_.contains(step.site) && !suspect.symptom) {
         suspect.symptom = true;
