@@ -74,9 +74,11 @@ struct Expected {
 TEST_CASE("localize: the true pattern is Falcon's rank 1 and confirmed; a wrong candidate is not", "[localize]") {
   const std::vector<Expected> expected = {
       // Locon's first pair W@28→W@28 (T2's store, then T1's stale one) is a step of the true
-      // pattern; bound to the reference run's threads it is confirmed. Falcon's wrong W1-R2 (store,
-      // then the assertion's read) is refuted at the baseline.
-      {"lost_update", "I", true, true, true},
+      // pattern; bound to the reference run's threads it fails 14/20, but the two stores the other
+      // way round fail 8/20, not significantly less (docs/forcing.md, "The counterfactual
+      // control"): the stale read, not the order of the stores, loses the update. Inconclusive.
+      // Falcon's wrong W1-R2 (store, then the assertion's read) is refuted at the baseline.
+      {"lost_update", "I", true, false, true},
       {"check_then_act", "I", true, false, true},
       {"order_violation", "II", false, true, true},
       {"bandwidth_order", "II", false, true, true},

@@ -158,6 +158,70 @@ ConfirmationResult tally_confirmation(const std::vector<DirectedRun>& runs, cons
   return c;
 }
 
+namespace {
+
+std::string p_value_text(double p) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", p);
+  return text;
+}
+
+// Forces the opposite order (counterfactual.h) of the binding the verdict came from, then, while
+// it does not complete in kMinCompletedRuns runs, of the later (looser) bindings, over the same
+// seeds; counts only runs where the opposite order completed, failing as `original`.
+CounterfactualResult force_counterfactual(const LaunchTarget& target, DirectedBatch batch,
+                                          const std::vector<ForceDirective>& attempts, std::size_t chosen,
+                                          const FailureIdentity& original, const ConfirmRequest& request,
+                                          const ConfirmationResult& forced, const ClassifyContext& context,
+                                          const std::string& target_name) {
+  CounterfactualResult r;
+  const std::vector<std::uint32_t> order = counterfactual_order(attempts[chosen]);
+  if (order.empty()) return r;  // NotRun: a single role has no opposite order
+  std::vector<std::string> names;
+  for (const std::uint32_t i : order) {
+    names.push_back(i < request.step_names.size() ? request.step_names[i] : "step " + std::to_string(i + 1));
+    r.order += (r.order.empty() ? "" : " → ") + names.back();
+  }
+  batch.keep_failing_schedules = false;
+  for (std::size_t a = chosen; a < attempts.size(); ++a) {
+    const std::optional<ForceDirective> opposite = counterfactual_directive(attempts[a]);
+    if (!opposite) continue;
+    batch.directive = *opposite;
+    const std::vector<DirectedRun> runs = run_directed(target, batch, context, target_name);
+    const ConfirmationResult t = tally_confirmation(runs, original, request.baseline_rate, &*opposite, names);
+    r.attempt_runs += t.forced_runs;
+    const bool realized = t.completed >= kMinCompletedRuns;
+    if (a == chosen || realized) {
+      r.forced_runs = t.forced_runs;
+      r.completed = t.completed;
+      r.failed = t.failed;
+      r.failed_incomplete = t.failed_incomplete;
+      r.failed_other = t.failed_other;
+      r.binding = t.binding;
+      r.reason = t.reason;
+    }
+    if (realized) break;
+  }
+  const CounterfactualDecision d = decide_counterfactual({forced.completed, forced.failed, r.completed, r.failed});
+  r.outcome = d.outcome;
+  r.p_lower = d.p_lower;
+  return r;
+}
+
+}  // namespace
+
+void apply_counterfactual(ConfirmationResult& c, CounterfactualResult counterfactual) {
+  if (c.verdict == Verdict::Confirmed && counterfactual.outcome == CounterfactualOutcome::FailsAsOften) {
+    c.verdict = Verdict::Inconclusive;
+    c.refuted = false;
+    c.reason = "the opposite order fails as often: " + std::to_string(counterfactual.failed) + "/" +
+               std::to_string(counterfactual.completed) + " where it completed vs " + std::to_string(c.failed) + "/" +
+               std::to_string(c.completed) + " (one-sided Fisher p = " + p_value_text(counterfactual.p_lower) +
+               ", not < " + p_value_text(kCounterfactualAlpha) + ")";
+  }
+  c.counterfactual = std::move(counterfactual);
+}
+
 ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& request,
                            const ClassifyContext& context, const std::string& target_name) {
   DirectedBatch batch = request.batch;
@@ -171,6 +235,8 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
   ConfirmationResult c;
   std::vector<std::string> tried;
   std::uint64_t total_runs = 0;
+  std::size_t chosen = 0;                      // the attempt the verdict comes from
+  FailureIdentity chosen_original = request.original;
   for (std::size_t a = 0; a < attempts.size(); ++a) {
     batch.directive = attempts[a];
     std::vector<DirectedRun> attempt_runs = run_directed(target, batch, context, target_name);
@@ -188,12 +254,18 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
     if (a == 0 || realized) {
       c = std::move(attempt);
       runs = std::move(attempt_runs);
+      chosen = a;
+      chosen_original = original;
     }
     if (realized) break;
   }
   c.bindings_tried = std::move(tried);
   c.attempt_runs = total_runs;
   if (request.symptom && c.verdict == Verdict::Inconclusive) c.reason = request.symptom_reason;
+  if (request.counterfactual_control && c.verdict == Verdict::Confirmed) {
+    apply_counterfactual(c, force_counterfactual(target, batch, attempts, chosen, chosen_original, request, c,
+                                                 context, target_name));
+  }
   if (!c.failing_seed || !request.save_dir) return c;
   const DirectedRun& first = runs[static_cast<std::size_t>(*c.failing_seed - batch.base.seed)];
   if (!first.schedule) {
@@ -232,6 +304,10 @@ std::string render_confirmation(std::size_t rank, const ConfirmationResult& c) {
   if (!c.refuted) {
     std::string line = head + "fails " + std::to_string(c.failed) + "/" + of + " (baseline " + percent(c.baseline_rate) + ")";
     if (c.failed_other > 0) line += ", " + other_failures(c.failed_other);
+    if (c.counterfactual.outcome == CounterfactualOutcome::FailsAsOften) {
+      line += "; the opposite order fails as often (" + std::to_string(c.counterfactual.failed) + "/" +
+              std::to_string(c.counterfactual.completed) + ")";
+    }
     return line;
   }
   std::string line = head + "refuted: forcing never fails";
@@ -258,6 +334,21 @@ nlohmann::json confirmation_json(const ConfirmationResult& c) {
   if (c.bindings_tried.size() > 1) {
     j["bindings_tried"] = c.bindings_tried;
     j["attempt_runs"] = c.attempt_runs;
+  }
+  if (c.counterfactual.outcome != CounterfactualOutcome::NotRun) {
+    const CounterfactualResult& o = c.counterfactual;
+    nlohmann::json cf = {{"outcome", std::string(counterfactual_outcome_name(o.outcome))},
+                         {"order", o.order},
+                         {"forced_runs", o.forced_runs},
+                         {"completed", o.completed},
+                         {"failed", o.failed},
+                         {"failed_incomplete", o.failed_incomplete},
+                         {"failed_other", o.failed_other},
+                         {"binding", o.binding},
+                         {"attempt_runs", o.attempt_runs}};
+    cf["test"] = {{"name", "one-sided Fisher exact"}, {"alpha", kCounterfactualAlpha}, {"p_lower", o.p_lower}};
+    if (!o.reason.empty()) cf["reason"] = o.reason;
+    j["counterfactual"] = std::move(cf);
   }
   if (c.failing_seed) j["failing_seed"] = *c.failing_seed;
   if (!c.replay_command.empty()) {

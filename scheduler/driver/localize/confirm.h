@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ctrlsched/force_directive.h"
+#include "localize/counterfactual.h"
 #include "localize/verdict.h"
 #include "ctrlsched/run_record.h"
 #include "ctrlsched/run_spec.h"
@@ -77,6 +78,24 @@ struct ConfirmRequest {
   bool symptom = false;                 // never `confirmed` (symptoms.h)
   std::string symptom_reason;           // why it is one
   std::vector<std::string> step_names;  // "W force.c:27 deposit" per step, for reasons
+  // A confirmed pattern's opposite order is forced over the same seeds too (counterfactual.h);
+  // if it fails as often, the verdict is inconclusive.
+  bool counterfactual_control = false;
+};
+
+// The opposite order of a confirmed pattern, forced over the same seeds (counterfactual.h).
+struct CounterfactualResult {
+  CounterfactualOutcome outcome = CounterfactualOutcome::NotRun;
+  std::string order;               // "W a.c:30 → R a.c:26": the opposite order's steps
+  std::uint64_t forced_runs = 0;   // of the binding the counts come from
+  std::uint64_t completed = 0;     // the opposite order happened completely
+  std::uint64_t failed = 0;        // of those, failed the same way as the original
+  std::uint64_t failed_incomplete = 0;
+  std::uint64_t failed_other = 0;
+  double p_lower = 1;              // Fisher: P(opposite fails this seldom | equal rates)
+  std::string binding;             // binding_text of the opposite directive used
+  std::uint64_t attempt_runs = 0;  // forced runs over all bindings tried
+  std::string reason;              // unrealized: where it stalled
 };
 
 struct ConfirmationResult {
@@ -99,6 +118,7 @@ struct ConfirmationResult {
   std::string schedule_path;       // its saved schedule ("" if none or not saved)
   std::string replay_command;      // "ctrlsched replay --schedule <file> <test> <args>"
   std::string save_problem;        // why the schedule was not saved, if it was not
+  CounterfactualResult counterfactual;  // the control of a confirmed pattern (outcome NotRun otherwise)
 };
 
 // The counts of a finished batch (pure; confirm() = run_directed + this + saving).
@@ -106,6 +126,10 @@ struct ConfirmationResult {
 ConfirmationResult tally_confirmation(const std::vector<DirectedRun>& runs, const FailureIdentity& original,
                                       double baseline_rate, const ForceDirective* directive = nullptr,
                                       const std::vector<std::string>& step_names = {}, bool symptom = false);
+
+// Applies the control's outcome to a confirmed verdict: FailsAsOften makes it inconclusive with
+// the reason "the opposite order fails as often: ..."; any other outcome leaves it (pure).
+void apply_counterfactual(ConfirmationResult& c, CounterfactualResult counterfactual);
 
 ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& request,
                            const ClassifyContext& context, const std::string& target_name);

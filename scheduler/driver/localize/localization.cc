@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "ctrlsched/access_pairs.h"
+#include "ctrlsched/sync_ops.h"
 #include "localize/confirm.h"
 #include "localize/falcon_summary.h"
 #include "localize/locon_report.h"
@@ -36,6 +37,26 @@ std::string p_text(double p) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.2g", p);
   return buffer;
+}
+
+// The counterfactual control's line under a confirmed (or by it inconclusive) pattern
+// (docs/forcing.md, "The counterfactual control").
+std::string render_counterfactual(const CounterfactualResult& o, const std::string& indent) {
+  if (o.outcome == CounterfactualOutcome::NotRun) return "";
+  std::string text = indent + "opposite order (" + o.order + "): ";
+  if (o.outcome == CounterfactualOutcome::Unrealized) {
+    text += "completed in " + std::to_string(o.completed) + "/" + std::to_string(o.forced_runs) +
+            " forced runs (need " + std::to_string(kMinCompletedRuns) + "), so the control is unrealized";
+    if (!o.reason.empty()) text += "; " + o.reason;
+    return text + "\n";
+  }
+  text += "fails " + std::to_string(o.failed) + "/" + std::to_string(o.completed) + " runs where it completed (" +
+          std::to_string(o.forced_runs) + " forced); one-sided Fisher p = " + p_text(o.p_lower) +
+          (o.outcome == CounterfactualOutcome::OrderMatters ? " < " : ", not < ") + p_text(kCounterfactualAlpha) +
+          (o.outcome == CounterfactualOutcome::OrderMatters ? ": the order matters" : ": the order does not");
+  if (o.failed_other > 0) text += ", " + std::to_string(o.failed_other) + " failed another way";
+  if (!o.binding.empty() && o.binding != "roles bind at first match") text += "; binding: " + o.binding;
+  return text + "\n";
 }
 
 bool same_directive(const ForceDirective& a, const ForceDirective& b) {
@@ -90,7 +111,10 @@ class Confirmer {
     suspect.directive = directive;
     for (std::uint32_t i = 0; i < directive.count && i < kMaxForceSteps; ++i) {
       const ForceStep& step = directive.steps[i];
-      const char* kind = step.access == static_cast<std::uint8_t>(ForceAccess::Write) ? "W " : "R ";
+      // "W a.c:30 f", "R a.c:26 f", or a sync step's operation: "lock a.c:20 f".
+      const std::string kind = step.access >= kForceSync ? std::string(sync_op_name(static_cast<SyncOp>(step.access - kForceSync))) + " "
+                               : step.access == static_cast<std::uint8_t>(ForceAccess::Write) ? "W "
+                                                                                               : "R ";
       suspect.step_names.push_back(kind + (names_ != nullptr ? names_->site(step.site) : std::to_string(step.site)));
       if (any_passing_ && step.site != 0 && !passing_sites_.contains(step.site) && !suspect.symptom) {
         suspect.symptom = true;
@@ -128,6 +152,7 @@ class Confirmer {
       request.symptom = s.symptom;
       request.symptom_reason = s.symptom_reason;
       request.step_names = s.step_names;
+      request.counterfactual_control = true;  // a confirmed order must fail more than its opposite
       request.batch.jobs = settings_.jobs;
       request.batch.timeout_seconds = settings_.timeout_seconds;
       request.batch.keep_failing_schedules = true;
@@ -185,6 +210,7 @@ class Confirmer {
       }
       text += "\n";
     }
+    text += render_counterfactual(c->counterfactual, indent + "  ");
     if (!c->replay_command.empty() && c->failed > 0) text += indent + "  replay: " + c->replay_command + "\n";
     return text;
   }

@@ -1,0 +1,74 @@
+// The counterfactual control (see counterfactual.h).
+#include "localize/counterfactual.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "localize/verdict.h"
+
+namespace ctrlsched::driver {
+namespace {
+
+double log_choose(std::uint64_t n, std::uint64_t k) {
+  const double dn = static_cast<double>(n), dk = static_cast<double>(k);
+  return std::lgamma(dn + 1) - std::lgamma(dk + 1) - std::lgamma(dn - dk + 1);
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> counterfactual_order(const ForceDirective& d) {
+  if (d.kind != static_cast<std::uint32_t>(ForceKind::Order) || d.count == 0 || d.count > kMaxForceSteps) return {};
+  const std::uint8_t first_role = d.steps[0].role;
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t i = 0; i < d.count; ++i) {
+    if (d.steps[i].role != first_role) order.push_back(i);
+  }
+  if (order.empty()) return {};  // one thread: there is no other order of two threads
+  for (std::uint32_t i = 0; i < d.count; ++i) {
+    if (d.steps[i].role == first_role) order.push_back(i);
+  }
+  return order;
+}
+
+std::optional<ForceDirective> counterfactual_directive(const ForceDirective& d) {
+  const std::vector<std::uint32_t> order = counterfactual_order(d);
+  if (order.empty()) return std::nullopt;
+  ForceDirective opposite = d;  // roles, their threads, locations and occurrences travel with the steps
+  for (std::size_t i = 0; i < order.size(); ++i) opposite.steps[i] = d.steps[order[i]];
+  return opposite;
+}
+
+double fisher_at_most(std::uint64_t k_low, std::uint64_t n_low, std::uint64_t k_high, std::uint64_t n_high) {
+  k_low = std::min(k_low, n_low);
+  k_high = std::min(k_high, n_high);
+  const std::uint64_t failures = k_low + k_high;
+  const std::uint64_t total = n_low + n_high;
+  // X = failures in the low group: from max(0, failures - n_high) to min(failures, n_low).
+  const std::uint64_t from = failures > n_high ? failures - n_high : 0;
+  if (k_low < from) return 0;
+  const double log_denominator = log_choose(total, failures);
+  double sum = 0;
+  for (std::uint64_t x = from; x <= k_low; ++x)
+    sum += std::exp(log_choose(n_low, x) + log_choose(n_high, failures - x) - log_denominator);
+  return std::min(sum, 1.0);
+}
+
+std::string_view counterfactual_outcome_name(CounterfactualOutcome outcome) {
+  switch (outcome) {
+    case CounterfactualOutcome::NotRun: return "not run";
+    case CounterfactualOutcome::Unrealized: return "unrealized";
+    case CounterfactualOutcome::OrderMatters: return "order matters";
+    case CounterfactualOutcome::FailsAsOften: return "fails as often";
+  }
+  return "not run";
+}
+
+CounterfactualDecision decide_counterfactual(const CounterfactualEvidence& e) {
+  CounterfactualDecision d;
+  if (e.opposite_completed < kMinCompletedRuns) return d;  // unrealized: no control, keep the verdict
+  d.p_lower = fisher_at_most(e.opposite_failed, e.opposite_completed, e.forced_failed, e.forced_completed);
+  d.outcome = d.p_lower < kCounterfactualAlpha ? CounterfactualOutcome::OrderMatters : CounterfactualOutcome::FailsAsOften;
+  return d;
+}
+
+}  // namespace ctrlsched::driver

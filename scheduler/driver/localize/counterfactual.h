@@ -1,0 +1,63 @@
+// The counterfactual control of a confirmed pattern (docs/forcing.md, "The counterfactual
+// control"). A cause is an order: if forcing A→B makes the test fail, but forcing the opposite
+// order fails just as often, the order is not what makes it fail (the forced schedule performs
+// the real cause either way: a pattern riding along with it, or a symptom of it).
+//
+// The opposite order of a pattern keeps its steps, roles, locations, occurrences and thread
+// bindings and changes only who goes first, with no interleaving: every step of the roles other
+// than step 1's, in their order, then step 1's role's steps, in their order.
+//   pair      A1 → B2            becomes  B2 → A1           (Locon pairs, ConSeq w'→r, sync pairs)
+//   triple    a1 → b2 → c1       becomes  b2 → a1 → c1      (R1-W2-W1 → W2-R1-W1: the serial order
+//                                                           with the other thread's step first)
+//   four      a1 → b2 → c2 → d1  becomes  b2 → c2 → a1 → d1 (Locon procedure III, lock cycles)
+// Pure, so the rule and the decision are unit-tested.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "ctrlsched/force_directive.h"
+
+namespace ctrlsched::driver {
+
+// One-sided: the counterfactual must fail significantly less often than the forced order for the
+// confirmation to stand. 0.05 rather than kVerdictAlpha: the test compares two samples of about
+// 20 runs, and at 0.01 a true pattern forced 7/20 whose opposite order fails 1/20 would lose its
+// confirmation (p = 0.022); the claim itself was already made at kVerdictAlpha.
+inline constexpr double kCounterfactualAlpha = 0.05;
+
+// The positions of the pattern's steps in the opposite order (see above); empty when the directive
+// has none: not an Order, no step, or a single role.
+std::vector<std::uint32_t> counterfactual_order(const ForceDirective& directive);
+// The directive with its steps in counterfactual_order; nullopt when it has none.
+std::optional<ForceDirective> counterfactual_directive(const ForceDirective& directive);
+
+// P(X <= k_low) for the low group in Fisher's exact test: X ~ Hypergeometric, the low group's
+// failures among all failures when both groups share one failure rate. One-sided, exact.
+double fisher_at_most(std::uint64_t k_low, std::uint64_t n_low, std::uint64_t k_high, std::uint64_t n_high);
+
+enum class CounterfactualOutcome {
+  NotRun,       // the pattern was not confirmed, or has no opposite order
+  Unrealized,   // the opposite order completed in fewer than kMinCompletedRuns runs: no control
+  OrderMatters, // the opposite order fails significantly less often: the confirmation stands
+  FailsAsOften, // not significantly less often: the order is not the cause (inconclusive)
+};
+std::string_view counterfactual_outcome_name(CounterfactualOutcome outcome);
+
+struct CounterfactualEvidence {
+  std::uint64_t forced_completed = 0;  // the pattern's order: completed runs
+  std::uint64_t forced_failed = 0;     // of those, failed the same way
+  std::uint64_t opposite_completed = 0;
+  std::uint64_t opposite_failed = 0;
+};
+
+struct CounterfactualDecision {
+  CounterfactualOutcome outcome = CounterfactualOutcome::Unrealized;
+  double p_lower = 1;  // fisher_at_most(opposite, forced); 1 when unrealized
+};
+
+CounterfactualDecision decide_counterfactual(const CounterfactualEvidence& evidence);
+
+}  // namespace ctrlsched::driver
