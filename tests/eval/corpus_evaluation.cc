@@ -299,7 +299,9 @@ Summary summarize(const std::vector<ProgramResult>& results) {
     }
     if (r.falcon_all.true_at_rank_one > 0) {
       ++s.falcon_rank_one_true;
-      s.falcon_rank_one_true_tied += r.falcon_all.at_rank_one > 1;
+      // Tied: a pattern that is not true shares rank 1 (a lock-order cycle's two halves, both
+      // true, tie without leaving the user a choice to make).
+      s.falcon_rank_one_true_tied += r.falcon_all.at_rank_one > r.falcon_all.true_at_rank_one;
     }
     s.falcon_one_rank_one_true += r.falcon_one.true_at_rank_one > 0;
     if (r.has_locon) {
@@ -341,7 +343,7 @@ void print_summary(const Summary& s, std::uint64_t seeds, std::ostream& out) {
       << s.found_expected_kind << " with the header's failure kind; " << s.found_by_random
       << " only by the random strategy (the default found none) |\n";
   out << "| Falcon rank-1 pattern is the true cause (all runs) | " << fraction(s.falcon_rank_one_true, s.programs)
-      << "; " << s.falcon_rank_one_true_tied << " of them tied at rank 1 |\n";
+      << "; " << s.falcon_rank_one_true_tied << " of them tied at rank 1 with a wrong pattern |\n";
   out << "| Falcon rank-1 pattern is the true cause (one failing run + 100 passing) | "
       << fraction(s.falcon_one_rank_one_true, s.programs) << " |\n";
   out << "| Locon's first finding (one failing run + 100 passing) is the true cause | "

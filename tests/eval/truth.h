@@ -238,14 +238,16 @@ class Truth {
     return it == patterns_.end() ? none : it->second;
   }
 
-  // True when `sides` are a contiguous run (at least two sides) of one of the example's causes, or
-  // of a cause's sides on one object (its "projection": the sides the header marks `:<object>`,
-  // in the cause's order): same kinds, same lines in the example's own source file, same role
-  // structure. Where the cause marks objects, the run's marked sides must all be on one object,
-  // and that object must be `location` when the report names one (up to a "+offset"); a run
-  // without marks needs `location` (if given) to be one of the cause's locations, as before
-  // objects could be marked. So each lock object's half of a lock-order cycle is true, and the
-  // same order reversed is not (the projection keeps the cause's order).
+  // True when `sides` (at least two) are a contiguous run of one of the example's causes, or of
+  // a cause's sides on one object (its "projection": the sides the header marks `:<object>`, in
+  // the cause's order): same kinds, same lines in the example's own source file, same role
+  // structure. Where the cause marks objects, the matched sides must all be on one object, and
+  // that object must be `location` when the report names one (up to a "+offset"); a run without
+  // marks needs `location` (if given) to be one of the cause's locations, as before objects could
+  // be marked. So each lock object's half of a lock-order cycle is true, and the same order
+  // reversed is not (the projection keeps the cause's order). Runs stay contiguous in the
+  // projection: skipping a side of the object's history can join two operations whose order
+  // also occurs in passing runs (docs/evaluation.md, "How the judge decides").
   bool is_true(const std::string& example, const std::vector<ReportedSide>& sides, const std::string& location) const {
     if (sides.size() < 2) return false;
     for (const ReportedSide& side : sides) {

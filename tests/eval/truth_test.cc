@@ -113,6 +113,21 @@ TEST_CASE("truth: a per-object order inside a mixed interleaving (a lost wakeup)
   CHECK_FALSE(truth.is_true("lost_wakeup", {side("R", 1, f, 19), side("lock", 2, f, 30)}, ""));
 }
 
+TEST_CASE("truth: runs stay contiguous in an object's projection", "[truth]") {
+  // With both critical sections written out, the producer's lock (30) and the consumer's wait
+  // releasing the lock (unlock 21) are not adjacent on the lock: that order also happens when the
+  // consumer locks first and the producer's lock blocks until the wait releases it (a passing run).
+  const Truth truth = program("lost_wakeup",
+                              "// ctrlsched-truth: class=lost_wakeup fails=deadlock\n"
+                              "// ctrlsched-truth: cause data_ready,data_lock R1@19:data_ready lock2@30:data_lock "
+                              "W2@32:data_ready unlock2@34:data_lock lock1@20:data_lock unlock1@21:data_lock\n");
+  const std::string f = "lost_wakeup.c";
+  CHECK_FALSE(truth.is_true("lost_wakeup", {side("lock", 1, f, 30), side("unlock", 2, f, 21)}, "data_lock"));
+  CHECK_FALSE(truth.is_true("lost_wakeup", {side("lock", 1, f, 30), side("lock", 2, f, 20)}, "data_lock"));
+  CHECK(truth.is_true("lost_wakeup", {side("unlock", 1, f, 34), side("lock", 2, f, 20)}, "data_lock"));
+  CHECK(truth.is_true("lost_wakeup", {side("lock", 1, f, 30), side("unlock", 1, f, 34), side("lock", 2, f, 20)}, "data_lock"));
+}
+
 TEST_CASE("truth: causes without objects are judged as before", "[truth]") {
   const Truth truth = program("bank",
                               "// ctrlsched-truth: class=lost_update fails=assertion\n"
@@ -122,6 +137,11 @@ TEST_CASE("truth: causes without objects are judged as before", "[truth]") {
   CHECK(truth.is_true("bank", {side("W", 1, f, 23), side("W", 2, f, 23)}, ""));
   CHECK_FALSE(truth.is_true("bank", {side("R", 1, f, 23), side("W", 2, f, 23)}, "other"));
   CHECK_FALSE(truth.is_true("bank", {side("R", 1, f, 23), side("W", 1, f, 23)}, "accounts"));
+  // Unmarked causes need contiguous runs: a three-thread cause's first and last side are not one.
+  const Truth three = program("log3", "// ctrlsched-truth: class=lost_update fails=assertion\n"
+                                      "// ctrlsched-truth: cause g_log R1@20 W2@20 W3@20 W1@20\n");
+  CHECK_FALSE(three.is_true("log3", {side("R", 1, "log3.c", 20), side("W", 2, "log3.c", 20), side("W", 1, "log3.c", 20)}, "g_log"));
+  CHECK(three.is_true("log3", {side("W", 1, "log3.c", 20), side("W", 2, "log3.c", 20), side("W", 3, "log3.c", 20)}, "g_log"));
 }
 
 TEST_CASE("truth: a lock-order cycle is true when it names the cause's objects and lines", "[truth]") {
