@@ -8,7 +8,7 @@
 // out of line (it does so in main, which it optimizes for size: the site is inside
 // std::mutex::lock and the user's line is one frame up), and a library call in tail position
 // (`cv.notify_one();` as a function's last statement becomes a jump, and the return address is
-// the caller's caller). docs/localization.md, "Sites in library headers".
+// the caller's caller). docs/localization.md, "Falcon patterns", "Sites at the user's line".
 #include <catch2/catch.hpp>
 
 #include <fstream>
