@@ -54,8 +54,9 @@ struct TruthSide {
   int role = 0;
   int line = 0;
   // The location this side is on ("<kind><role>@<line>:<object>"), empty if the header does not
-  // say. For a cause that names its locations, one of them; for a `*` cause, a label that only
-  // tells which sides share an object.
+  // say. For a cause that names its locations, one of them, with a "+offset" when two objects of
+  // the cause are members of one global ("g_cache+40"); for a `*` cause, a label that only tells
+  // which sides share an object.
   std::string object;
 };
 
@@ -160,6 +161,8 @@ inline std::vector<ReportedSide> conseq_sides(const std::string& text) {
 
 class Truth {
  public:
+  static std::string without_offset(const std::string& location) { return location.substr(0, location.find('+')); }
+
   static Truth parse(std::istream& in) {
     Truth truth;
     for (std::string line; std::getline(in, line);) {
@@ -204,7 +207,8 @@ class Truth {
           ok = ok && parse_truth_side(text, side);
           // A side's object must be one of the cause's locations when it names some.
           ok = ok && (side.object.empty() || pattern.variables.empty() ||
-                      std::find(pattern.variables.begin(), pattern.variables.end(), side.object) != pattern.variables.end());
+                      std::find(pattern.variables.begin(), pattern.variables.end(), without_offset(side.object)) !=
+                          pattern.variables.end());
           pattern.sides.push_back(side);
         }
         if (ok && pattern.sides.size() >= 2) {
@@ -313,7 +317,6 @@ class Truth {
   }
 
  private:
-  static std::string without_offset(const std::string& location) { return location.substr(0, location.find('+')); }
 
   static bool names_variable(const TruthPattern& pattern, const std::string& location) {
     const std::string name = without_offset(location);
@@ -334,9 +337,12 @@ class Truth {
   }
 
   // Whether a reported location (e.g. "g_display+8") is the object a cause side names: by name
-  // when the cause names its locations; a `*` cause's objects are labels and match any location.
+  // when the cause names its locations (up to the "+offset", unless the mark gives one: then
+  // exactly); a `*` cause's objects are labels and match any location.
   static bool is_object(const TruthPattern& pattern, const std::string& object, const std::string& location) {
-    return pattern.variables.empty() || location.empty() || without_offset(location) == object;
+    if (pattern.variables.empty() || location.empty()) return true;
+    if (object.find('+') != std::string::npos) return location == object;
+    return without_offset(location) == object;
   }
 
   // `sides` matched against every contiguous run of `sequence` (the cause's sides or one

@@ -183,6 +183,27 @@ TEST_CASE("truth: a cycle through a callback, objects named with an offset", "[t
   CHECK_FALSE(truth.is_true("observer", {side("lock", 1, f, 32), side("lock", 2, f, 36)}, "g_display+8"));
 }
 
+TEST_CASE("truth: two locks that are members of one global are told apart by their offset", "[truth]") {
+  // A cache with a map lock at offset 0 and a list lock at +40 of one global.
+  const Truth truth = program("lru", "// ctrlsched-truth: class=deadlock fails=deadlock\n"
+                                     "// ctrlsched-truth: cause g_cache lock1@26:g_cache lock2@37:g_cache+40 "
+                                     "lock2@41:g_cache lock1@30:g_cache+40\n");
+  const std::string f = "lru.c";
+  CHECK(truth.is_true("lru", {side("lock", 1, f, 26), side("lock", 2, f, 41)}, "g_cache"));
+  CHECK(truth.is_true("lru", {side("lock", 1, f, 37), side("lock", 2, f, 30)}, "g_cache+40"));
+  CHECK_FALSE(truth.is_true("lru", {side("lock", 1, f, 37), side("lock", 2, f, 30)}, "g_cache"));
+  CHECK_FALSE(truth.is_true("lru", {side("lock", 1, f, 37), side("lock", 2, f, 30)}, "g_cache+8"));
+  CHECK(truth.is_true_cycle("lru", {cycle_thread("g_cache", 26, "g_cache+40", 30, f),
+                                    cycle_thread("g_cache+40", 37, "g_cache", 41, f)}));
+  CHECK_FALSE(truth.is_true_cycle("lru", {cycle_thread("g_cache+40", 26, "g_cache", 30, f),
+                                          cycle_thread("g_cache", 37, "g_cache+40", 41, f)}));
+  // A mark must still name one of the cause's locations.
+  Truth bad;
+  std::istringstream in("// ctrlsched-truth: class=deadlock fails=deadlock\n"
+                        "// ctrlsched-truth: cause g_cache lock1@26:g_other+40 lock2@37:g_cache\n");
+  CHECK_FALSE(bad.add_program("lru", "lru.c", in).problems.empty());
+}
+
 TEST_CASE("truth: a cycle against a cause without objects or on heap objects", "[truth]") {
   // Without marks only lines, roles and each thread's own order are compared.
   const Truth plain = program("lru", "// ctrlsched-truth: class=deadlock fails=deadlock\n"
