@@ -82,6 +82,12 @@ TEST_CASE("sync order: abba_deadlock ranks the lock-order inversion first and ex
   CHECK(contains(cycle.at(1).at("acquired_at").get<std::string>(), "abba_deadlock.c:38"));
   CHECK(contains(cycle.at(1).at("waits_at").get<std::string>(), "abba_deadlock.c:39"));
   CHECK(contains(r.process.out, "T1 holds lock_a (acquired at abba_deadlock.c:26"));
+  // The cycle forced as one order (lock_cycle_directive) deadlocks again.
+  REQUIRE(loc.at("lock_cycle").contains("confirmation"));
+  const Json& cycle_forced = loc.at("lock_cycle").at("confirmation");
+  CHECK(cycle_forced.at("verdict") == "confirmed");
+  CHECK(cycle_forced.at("completed").get<int>() >= 18);
+  CHECK(cycle_forced.at("failed").get<int>() >= 18);
 
   // Locon: the two lock pairs are coupled (procedure III: each in passing runs, never both),
   // and forced as one cycle (both first locks, then both second ones) they deadlock again.

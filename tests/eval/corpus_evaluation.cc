@@ -77,6 +77,9 @@ struct ProgramResult {
   bool locon_true = false;
   std::string conseq_text = "none";
   bool conseq_true = false;
+  bool has_cycle = false;  // the report has a lock-order cycle (a deadlock on locks)
+  std::string cycle_text;
+  bool cycle_true = false;
   std::vector<Forced> forced;
 };
 
@@ -86,6 +89,30 @@ std::vector<ReportedSide> falcon_sides(const json& pattern) {
     sides.push_back(falcon_side(access.value("access", ""), access.value("role", 0), access.value("site", "")));
   }
   return sides;
+}
+
+// The report's `lock_cycle.threads[]` (docs/json-schema.md) as the judge takes them.
+std::vector<Truth::CycleThread> cycle_threads(const json& cycle) {
+  std::vector<Truth::CycleThread> threads;
+  for (const json& t : cycle.value("threads", json::array())) {
+    Truth::CycleThread thread;
+    thread.holds = t.value("holds", "");
+    thread.waits_for = t.value("waits_for", "");
+    thread.acquired = falcon_side("lock", static_cast<int>(threads.size()) + 1, t.value("acquired_at", ""));
+    thread.waits = falcon_side("lock", static_cast<int>(threads.size()) + 1, t.value("waits_at", ""));
+    threads.push_back(thread);
+  }
+  return threads;
+}
+
+std::string cycle_text(const std::vector<Truth::CycleThread>& threads) {
+  std::string text;
+  for (std::size_t i = 0; i < threads.size(); ++i) {
+    const Truth::CycleThread& t = threads[i];
+    text += (i == 0 ? "" : "; ") + std::string("T") + std::to_string(i + 1) + " holds " + t.holds + "@" +
+            std::to_string(t.acquired.line) + ", waits " + t.waits_for + "@" + std::to_string(t.waits.line);
+  }
+  return text;
 }
 
 std::string falcon_text(const json& pattern, const std::vector<ReportedSide>& sides) {
@@ -219,6 +246,15 @@ ProgramResult evaluate_program(const CorpusSettings& s, const Truth& truth, cons
       add_forced(r, "Locon #1", pairs, r.locon_true, finding, "confirmation");
     }
   }
+  if (loc.contains("lock_cycle") && loc["lock_cycle"].is_object()) {
+    // The lock-order-cycle explanation of a deadlock is a candidate too: judged by
+    // Truth::is_true_cycle, and counted with the forced ones if the report ever forces it.
+    const std::vector<Truth::CycleThread> threads = cycle_threads(loc["lock_cycle"]);
+    r.has_cycle = true;
+    r.cycle_true = truth.is_true_cycle(program.name, threads);
+    r.cycle_text = cycle_text(threads);
+    add_forced(r, "lock cycle", r.cycle_text, r.cycle_true, loc["lock_cycle"], "confirmation");
+  }
   if (loc.contains("prediction") && loc["prediction"].is_object()) {
     const json& prediction = loc["prediction"];
     const json orders = prediction.value("orders", json::array());
@@ -247,6 +283,7 @@ struct Summary {
   int falcon_rank_one_true = 0, falcon_rank_one_true_tied = 0;
   int falcon_one_rank_one_true = 0;
   int locon_programs = 0, locon_true = 0;
+  int cycle_programs = 0, cycle_true = 0;
   int forced_true = 0, forced_wrong = 0;
   std::map<std::string, int> true_verdicts, wrong_verdicts;
   int refuted_never_completed = 0;
@@ -263,12 +300,18 @@ Summary summarize(const std::vector<ProgramResult>& results) {
     }
     if (r.falcon_all.true_at_rank_one > 0) {
       ++s.falcon_rank_one_true;
-      s.falcon_rank_one_true_tied += r.falcon_all.at_rank_one > 1;
+      // Tied: a pattern that is not true shares rank 1 (a lock-order cycle's two halves, both
+      // true, tie without leaving the user a choice to make).
+      s.falcon_rank_one_true_tied += r.falcon_all.at_rank_one > r.falcon_all.true_at_rank_one;
     }
     s.falcon_one_rank_one_true += r.falcon_one.true_at_rank_one > 0;
     if (r.has_locon) {
       ++s.locon_programs;
       s.locon_true += r.locon_true;
+    }
+    if (r.has_cycle) {
+      ++s.cycle_programs;
+      s.cycle_true += r.cycle_true;
     }
     for (const Forced& f : r.forced) {
       (f.is_true ? s.forced_true : s.forced_wrong) += 1;
@@ -301,11 +344,13 @@ void print_summary(const Summary& s, std::uint64_t seeds, std::ostream& out) {
       << s.found_expected_kind << " with the header's failure kind; " << s.found_by_random
       << " only by the random strategy (the default found none) |\n";
   out << "| Falcon rank-1 pattern is the true cause (all runs) | " << fraction(s.falcon_rank_one_true, s.programs)
-      << "; " << s.falcon_rank_one_true_tied << " of them tied at rank 1 |\n";
+      << "; " << s.falcon_rank_one_true_tied << " of them tied at rank 1 with a wrong pattern |\n";
   out << "| Falcon rank-1 pattern is the true cause (one failing run + 100 passing) | "
       << fraction(s.falcon_one_rank_one_true, s.programs) << " |\n";
   out << "| Locon's first finding (one failing run + 100 passing) is the true cause | "
       << fraction(s.locon_true, s.locon_programs) << " (programs with a failing run) |\n";
+  out << "| the lock-order cycle of a deadlock is the true cause | " << fraction(s.cycle_true, s.cycle_programs)
+      << " (programs whose report has a `lock_cycle`) |\n";
   out << "| a forced TRUE pattern is `confirmed` | " << fraction(count_of(s.true_verdicts, "confirmed"), s.forced_true)
       << "; " << count_of(s.true_verdicts, "refuted") << "/" << s.forced_true << " `refuted`"
       << other_verdicts(s.true_verdicts) << " |\n";
@@ -327,6 +372,8 @@ json summary_json(const Summary& s, std::uint64_t seeds) {
           {"falcon_one_failure_rank_one_true", s.falcon_one_rank_one_true},
           {"locon_programs", s.locon_programs},
           {"locon_true", s.locon_true},
+          {"lock_cycle_programs", s.cycle_programs},
+          {"lock_cycle_true", s.cycle_true},
           {"forced_true", s.forced_true},
           {"forced_true_verdicts", s.true_verdicts},
           {"forced_wrong", s.forced_wrong},
@@ -355,6 +402,19 @@ void print_program_rows(const std::vector<ProgramResult>& results, std::ostream&
     out << r.conseq_text << " |\n";
   }
   out << "\n";
+}
+
+void print_cycles(const std::vector<ProgramResult>& results, std::ostream& out) {
+  bool any = false;
+  for (const ProgramResult& r : results) {
+    if (!r.has_cycle) continue;
+    any = true;
+    bool forced = false;
+    for (const Forced& f : r.forced) forced = forced || f.source == "lock cycle";
+    out << "- **" << r.truth.name << "** `" << r.cycle_text << "` " << (r.cycle_true ? "true" : "wrong")
+        << (forced ? "" : " (not forced: the report has no `confirmation` for it)") << "\n";
+  }
+  out << (any ? "\n" : "none\n\n");
 }
 
 void print_forced(const std::vector<ProgramResult>& results, std::ostream& out) {
@@ -420,6 +480,8 @@ int evaluate_corpus(const CorpusSettings& s, std::ostream& out) {
   print_summary(summary, s.seeds, out);
   out << "### Per program\n\n";
   print_program_rows(results, out);
+  out << "### Lock-order cycles\n\n";
+  print_cycles(results, out);
   out << "### Every forced verdict with its evidence\n\n";
   print_forced(results, out);
   if (!s.summary_json.empty()) {

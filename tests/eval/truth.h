@@ -5,6 +5,7 @@
 // the same code.
 #pragma once
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <istream>
@@ -52,6 +53,11 @@ struct TruthSide {
   std::string kind;  // normalized_kind()
   int role = 0;
   int line = 0;
+  // The location this side is on ("<kind><role>@<line>:<object>"), empty if the header does not
+  // say. For a cause that names its locations, one of them, with a "+offset" when two objects of
+  // the cause are members of one global ("g_cache+40"); for a `*` cause, a label that only tells
+  // which sides share an object.
+  std::string object;
 };
 
 // One accepted cause. `variables` are the location names it may be reported on (a cause on a
@@ -61,7 +67,9 @@ struct TruthPattern {
   std::vector<TruthSide> sides;
 };
 
-// "<kind><role>@<line>", e.g. "R1@28" or "lock2@31"; false if malformed.
+// "<kind><role>@<line>[:<object>]", e.g. "R1@28", "lock2@31" or "lock1@20:checking"; false if
+// malformed. The object is everything after the line's digits and one ':' (C++ names keep
+// their "::").
 inline bool parse_truth_side(const std::string& text, TruthSide& side) {
   const auto at = text.find('@');
   if (at == std::string::npos || at < 2) return false;
@@ -70,7 +78,15 @@ inline bool parse_truth_side(const std::string& text, TruthSide& side) {
   if (digits == 0 || digits == at) return false;
   side.kind = normalized_kind(text.substr(0, digits));
   side.role = std::atoi(text.substr(digits, at - digits).c_str());
-  side.line = std::atoi(text.c_str() + at + 1);
+  std::size_t line_end = at + 1;
+  while (line_end < text.size() && std::isdigit(static_cast<unsigned char>(text[line_end]))) ++line_end;
+  if (line_end == at + 1) return false;
+  side.line = std::atoi(text.substr(at + 1, line_end - at - 1).c_str());
+  side.object.clear();
+  if (line_end < text.size()) {
+    if (text[line_end] != ':' || line_end + 1 == text.size()) return false;
+    side.object = text.substr(line_end + 1);
+  }
   return side.role > 0 && side.line > 0;
 }
 
@@ -145,6 +161,8 @@ inline std::vector<ReportedSide> conseq_sides(const std::string& text) {
 
 class Truth {
  public:
+  static std::string without_offset(const std::string& location) { return location.substr(0, location.find('+')); }
+
   static Truth parse(std::istream& in) {
     Truth truth;
     for (std::string line; std::getline(in, line);) {
@@ -187,6 +205,10 @@ class Truth {
         for (std::string text; fields >> text;) {
           TruthSide side;
           ok = ok && parse_truth_side(text, side);
+          // A side's object must be one of the cause's locations when it names some.
+          ok = ok && (side.object.empty() || pattern.variables.empty() ||
+                      std::find(pattern.variables.begin(), pattern.variables.end(), without_offset(side.object)) !=
+                          pattern.variables.end());
           pattern.sides.push_back(side);
         }
         if (ok && pattern.sides.size() >= 2) {
@@ -220,41 +242,168 @@ class Truth {
     return it == patterns_.end() ? none : it->second;
   }
 
-  // True when `sides` are a contiguous run of one of the example's patterns: same kinds, same
-  // lines in the example's own source file, same role structure, and (if `location` is given
-  // and the pattern names variables) one of the pattern's variables up to a "+offset".
+  // True when `sides` (at least two) are a contiguous run of one of the example's causes, or of
+  // a cause's sides on one object (its "projection": the sides the header marks `:<object>`, in
+  // the cause's order): same kinds, same lines in the example's own source file, same role
+  // structure. Where the cause marks objects, the matched sides must all be on one object, and
+  // that object must be `location` when the report names one (up to a "+offset"); a run without
+  // marks needs `location` (if given) to be one of the cause's locations, as before objects could
+  // be marked. So each lock object's half of a lock-order cycle is true, and the same order
+  // reversed is not (the projection keeps the cause's order). Runs stay contiguous in the
+  // projection: skipping a side of the object's history can join two operations whose order
+  // also occurs in passing runs (docs/evaluation.md, "How the judge decides").
   bool is_true(const std::string& example, const std::vector<ReportedSide>& sides, const std::string& location) const {
     if (sides.size() < 2) return false;
     for (const ReportedSide& side : sides) {
       if (side.file.rfind(example + ".", 0) != 0) return false;
     }
     for (const TruthPattern& pattern : patterns(example)) {
-      if (!location.empty() && !pattern.variables.empty() && !names_variable(pattern, location)) continue;
-      for (std::size_t start = 0; start + sides.size() <= pattern.sides.size(); ++start) {
-        if (matches_at(pattern, start, sides)) return true;
+      if (matches_run_of(pattern, pattern.sides, sides, location)) return true;
+      for (const std::string& object : objects_of(pattern)) {
+        std::vector<TruthSide> projection;
+        for (const TruthSide& side : pattern.sides) {
+          if (side.object == object) projection.push_back(side);
+        }
+        if (matches_run_of(pattern, projection, sides, location)) return true;
       }
     }
     return false;
   }
 
+  // One thread of a reported lock-order cycle (the report's `lock_cycle.threads[]`): the lock it
+  // holds and where it took it, the lock it waits for (held by the next thread) and where.
+  struct CycleThread {
+    std::string holds;
+    ReportedSide acquired;
+    std::string waits_for;
+    ReportedSide waits;
+  };
+
+  // True when the cycle is one of the example's causes: the cause's `lock` sides are exactly the
+  // cycle's 2n sides under some one-to-one assignment of the cycle's threads to the cause's roles
+  // (each role's first lock at the line the thread took what it holds, its second at the line it
+  // waits); where the cause marks objects, each thread's held lock and the previous thread's
+  // awaited lock are the same object, named as the report names it when the cause names its
+  // locations; and the holder's lock comes before the waiter's in the cause (per object, the
+  // cause's order). A cycle on the right lines with the objects swapped, or of other roles, is
+  // not true.
+  bool is_true_cycle(const std::string& example, const std::vector<CycleThread>& cycle) const {
+    const std::size_t n = cycle.size();
+    if (n < 2) return false;
+    for (const CycleThread& t : cycle) {
+      if (t.acquired.file.rfind(example + ".", 0) != 0 || t.waits.file.rfind(example + ".", 0) != 0) return false;
+    }
+    for (const TruthPattern& pattern : patterns(example)) {
+      std::map<int, std::vector<std::size_t>> locks_of_role;  // role -> indices of its lock sides, in order
+      std::size_t locks = 0;
+      for (std::size_t i = 0; i < pattern.sides.size(); ++i) {
+        if (pattern.sides[i].kind != "lock") continue;
+        locks_of_role[pattern.sides[i].role].push_back(i);
+        ++locks;
+      }
+      if (locks != 2 * n || locks_of_role.size() != n) continue;
+      std::vector<int> roles;
+      bool two_each = true;
+      for (const auto& [role, indices] : locks_of_role) {
+        two_each = two_each && indices.size() == 2;
+        roles.push_back(role);
+      }
+      if (!two_each) continue;
+      do {
+        if (cycle_matches(pattern, cycle, roles, locks_of_role)) return true;
+      } while (std::next_permutation(roles.begin(), roles.end()));
+    }
+    return false;
+  }
+
  private:
+
   static bool names_variable(const TruthPattern& pattern, const std::string& location) {
-    const std::string name = location.substr(0, location.find('+'));
+    const std::string name = without_offset(location);
     for (const std::string& variable : pattern.variables) {
       if (variable == name) return true;
     }
     return false;
   }
 
-  static bool matches_at(const TruthPattern& pattern, std::size_t start, const std::vector<ReportedSide>& sides) {
+  static std::vector<std::string> objects_of(const TruthPattern& pattern) {
+    std::vector<std::string> objects;
+    for (const TruthSide& side : pattern.sides) {
+      if (!side.object.empty() && std::find(objects.begin(), objects.end(), side.object) == objects.end()) {
+        objects.push_back(side.object);
+      }
+    }
+    return objects;
+  }
+
+  // Whether a reported location (e.g. "g_display+8") is the object a cause side names: by name
+  // when the cause names its locations (up to the "+offset", unless the mark gives one: then
+  // exactly); a `*` cause's objects are labels and match any location.
+  static bool is_object(const TruthPattern& pattern, const std::string& object, const std::string& location) {
+    if (pattern.variables.empty() || location.empty()) return true;
+    if (object.find('+') != std::string::npos) return location == object;
+    return without_offset(location) == object;
+  }
+
+  // `sides` matched against every contiguous run of `sequence` (the cause's sides or one
+  // object's projection), with the location rule of is_true.
+  static bool matches_run_of(const TruthPattern& pattern, const std::vector<TruthSide>& sequence,
+                             const std::vector<ReportedSide>& sides, const std::string& location) {
+    for (std::size_t start = 0; start + sides.size() <= sequence.size(); ++start) {
+      if (!matches_at(sequence, start, sides)) continue;
+      std::string object;
+      bool one_object = true;
+      for (std::size_t i = 0; i < sides.size(); ++i) {
+        const std::string& marked = sequence[start + i].object;
+        if (marked.empty()) continue;
+        if (!object.empty() && marked != object) one_object = false;
+        object = marked;
+      }
+      if (!one_object) continue;
+      if (!object.empty()) {
+        if (is_object(pattern, object, location)) return true;
+        continue;
+      }
+      if (location.empty() || pattern.variables.empty() || names_variable(pattern, location)) return true;
+    }
+    return false;
+  }
+
+  static bool matches_at(const std::vector<TruthSide>& sequence, std::size_t start, const std::vector<ReportedSide>& sides) {
     for (std::size_t i = 0; i < sides.size(); ++i) {
-      const TruthSide& want = pattern.sides[start + i];
+      const TruthSide& want = sequence[start + i];
       if (sides[i].kind_text() != want.kind || sides[i].line != want.line) return false;
       for (std::size_t j = 0; j < i; ++j) {
         const bool same_reported = sides[i].role == sides[j].role;
-        const bool same_truth = want.role == pattern.sides[start + j].role;
+        const bool same_truth = want.role == sequence[start + j].role;
         if (same_reported != same_truth) return false;
       }
+    }
+    return true;
+  }
+
+  // Cycle thread i plays role roles[i]: its first lock side is where it took what it holds, its
+  // second where it waits. Thread i waits for what thread i+1 holds.
+  static bool cycle_matches(const TruthPattern& pattern, const std::vector<CycleThread>& cycle, const std::vector<int>& roles,
+                            const std::map<int, std::vector<std::size_t>>& locks_of_role) {
+    const std::size_t n = cycle.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::vector<std::size_t>& own = locks_of_role.at(roles[i]);
+      const TruthSide& acquired = pattern.sides[own[0]];
+      const TruthSide& waits = pattern.sides[own[1]];
+      if (acquired.line != cycle[i].acquired.line || waits.line != cycle[i].waits.line) return false;
+      const std::size_t next = (i + 1) % n;
+      const std::size_t next_acquired = locks_of_role.at(roles[next])[0];
+      // The lock thread i waits for is the one the next thread took, and took first.
+      if (next_acquired > own[1]) return false;
+      const TruthSide& held_by_next = pattern.sides[next_acquired];
+      if (!waits.object.empty() || !held_by_next.object.empty()) {
+        if (waits.object != held_by_next.object) return false;
+        if (!is_object(pattern, waits.object, cycle[i].waits_for) || !is_object(pattern, held_by_next.object, cycle[next].holds)) {
+          return false;
+        }
+      }
+      if (!acquired.object.empty() && !is_object(pattern, acquired.object, cycle[i].holds)) return false;
     }
     return true;
   }

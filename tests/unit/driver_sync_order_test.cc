@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "ctrlsched/falcon_patterns.h"
+#include "ctrlsched/forcing.h"
 #include "ctrlsched/sync_ops.h"
 #include "localize/falcon_summary.h"
 #include "localize/lock_cycle.h"
@@ -121,6 +122,30 @@ TEST_CASE("a lock-order cycle is read from the deadlock report", "[localize_summ
   const auto json = lock_cycle_json(*cycle, names);
   CHECK(json["threads"][0]["holds"] == "g16416");
   CHECK(json["threads"][1]["acquired_at"] == "prog.c:38 f38");
+  // Forced as T1 takes lock_a, T2 takes lock_b, T2 asks for lock_a, T1 asks for lock_b.
+  const auto directive = lock_cycle_directive(*cycle, 100);
+  REQUIRE(directive.has_value());
+  REQUIRE(directive->count == 4);
+  CHECK(directive->kind == static_cast<std::uint32_t>(ForceKind::Order));
+  CHECK(directive->hold_limit == 100);
+  const std::uint64_t sites[4] = {0x1b, 0x27, 0x28, 0x1c};
+  const std::uint8_t roles[4] = {0, 1, 1, 0};
+  const std::uint16_t locations[4] = {0, 1, 0, 1};
+  for (int i = 0; i < 4; ++i) {
+    INFO("step " << i);
+    CHECK(directive->steps[i].site == sites[i]);
+    CHECK(directive->steps[i].role == roles[i]);
+    CHECK(directive->steps[i].location == locations[i]);
+    CHECK(directive->steps[i].access == kForceSync + static_cast<std::uint8_t>(SyncOp::Lock));
+  }
+  CHECK(valid_directive(*directive));
+  // A cycle of three threads does not fit in four steps; an unknown site cannot be forced.
+  LockCycle three = *cycle;
+  three.threads.push_back(three.threads[0]);
+  CHECK_FALSE(lock_cycle_directive(three, 100).has_value());
+  LockCycle unknown = *cycle;
+  unknown.threads[1].holds_site = 0;
+  CHECK_FALSE(lock_cycle_directive(unknown, 100).has_value());
 
   // A lost wakeup (a condition wait, nobody holds anything) is no cycle.
   DeadlockInfo lost{};

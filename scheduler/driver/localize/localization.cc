@@ -412,6 +412,13 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
     if (prediction_suspects.size() == predictions_to_force) break;
     prediction_suspects.push_back(confirmer.add(order.directive));
   }
+  // The lock-order cycle is forced as a whole too (lock_cycle_directive: two-thread cycles).
+  std::optional<std::size_t> cycle_suspect;
+  if (data.lock_cycle()) {
+    if (const auto directive = lock_cycle_directive(*data.lock_cycle(), kLocalizeHoldLimit)) {
+      cycle_suspect = confirmer.add(*directive);
+    }
+  }
 
   // 4. Block spectra: the runs so far, plus directed runs with --spectra.
   std::vector<localize::SpectraRun> spectra_runs;
@@ -472,6 +479,7 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
     // The deadlock itself says which lock orders make the cycle (docs/localization.md).
     text += "Lock-order cycle (deadlock of seed " + std::to_string(runs[data.lock_cycle_index()].seed) + ")\n";
     for (const std::string& line : render_lock_cycle_text(*data.lock_cycle(), names)) text += "  " + line + "\n";
+    if (cycle_suspect) text += confirmer.render(*cycle_suspect, "    ");
   }
   if (first_failing) {
     text += "Most suspicious interleavings (Falcon, " + std::string(to_string(falcon.score)) + ", window " +
@@ -531,6 +539,7 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   if (data.lock_cycle()) {
     nlohmann::ordered_json cycle = lock_cycle_json(*data.lock_cycle(), names);
     cycle["seed"] = runs[data.lock_cycle_index()].seed;
+    if (cycle_suspect) cycle["confirmation"] = confirmer.json(*cycle_suspect);
     json["lock_cycle"] = std::move(cycle);
   }
   if (first_failing) {

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <map>
 
+#include "ctrlsched/forcing.h"
+#include "ctrlsched/sync_ops.h"
+
 namespace ctrlsched::driver {
 namespace {
 
@@ -57,6 +60,24 @@ std::optional<LockCycle> find_lock_cycle(const DeadlockInfo& deadlock) {
     return cycle;
   }
   return std::nullopt;
+}
+
+std::optional<ForceDirective> lock_cycle_directive(const LockCycle& cycle, std::uint32_t hold_limit) {
+  if (cycle.threads.size() != 2) return std::nullopt;
+  const LockCycleThread& first = cycle.threads[0];
+  const LockCycleThread& second = cycle.threads[1];
+  if (first.holds_site == 0 || second.holds_site == 0 || first.wait_site == 0 || second.wait_site == 0) return std::nullopt;
+  const auto lock = static_cast<std::uint8_t>(SyncOp::Lock);
+  // Location 0 is the first thread's lock (which the second waits for), 1 the second's.
+  ForceStep steps[4] = {force_sync_step(first.holds_site, lock, 0), force_sync_step(second.holds_site, lock, 1),
+                        force_sync_step(second.wait_site, lock, 1), force_sync_step(first.wait_site, lock, 0)};
+  steps[1].location = steps[3].location = 1;
+  ForceDirective d{};
+  d.kind = static_cast<std::uint32_t>(ForceKind::Order);
+  d.hold_limit = hold_limit;
+  d.count = 4;
+  std::copy(std::begin(steps), std::end(steps), d.steps);
+  return d;
 }
 
 std::vector<std::string> render_lock_cycle_text(const LockCycle& cycle, const RecordNames& names) {

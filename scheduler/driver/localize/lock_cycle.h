@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "ctrlsched/force_directive.h"
 #include "ctrlsched/run_record.h"
 #include "localize/record_names.h"
 #include <nlohmann/json.hpp>
@@ -32,6 +33,13 @@ struct LockCycle {
 // The cycle of the deadlock report, if the run deadlocked on locks that form one (a lost wakeup
 // or a join on a blocked thread is no cycle: nullopt).
 std::optional<LockCycle> find_lock_cycle(const DeadlockInfo& deadlock);
+
+// The cycle as an order to force (force_directive.h), so it gets a verdict like the patterns:
+// for two threads, T1 takes what it holds, T2 takes what it holds, T2 asks for T1's lock, T1
+// asks for T2's (a lock step is performed by its acquisition or by the block of an attempt
+// that waits; docs/forcing.md, "Sync steps"). Steps on one lock share a location. nullopt for a
+// longer cycle (kMaxForceSteps is 4) or a site the report does not know.
+std::optional<ForceDirective> lock_cycle_directive(const LockCycle& cycle, std::uint32_t hold_limit);
 
 std::vector<std::string> render_lock_cycle_text(const LockCycle& cycle, const RecordNames& names);
 nlohmann::ordered_json lock_cycle_json(const LockCycle& cycle, const RecordNames& names);

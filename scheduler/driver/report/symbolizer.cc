@@ -39,7 +39,15 @@ const Dwfl_Callbacks kCallbacks = {
 // is inside a toolchain header: the inlined scopes around the address, innermost first, each
 // name the file and line they were called from; the first of those outside the toolchain's
 // headers is the line the user wrote (`hits.load()` rather than atomic_base.h, a map insert
-// rather than stl_tree.h). False if every caller is a header too, or there is no debug info.
+// rather than stl_tree.h, a `std::lock_guard` rather than gthr-default.h). False if every
+// caller is a header too, or there is no debug info.
+//
+// dwarf_getscopes alone does not give the whole chain: past the innermost inlined instance it
+// continues with the scopes around that function's abstract definition (for
+// __gthread_mutex_lock inlined into std::mutex::lock inlined into std::lock_guard's constructor,
+// the compile unit right after the first instance), so the user's call site, two or three
+// instances out, was never seen. dwarf_getscopes_die on the innermost scope walks the concrete
+// nesting of the DIE tree instead, every inlined instance up to the function it was inlined into.
 bool user_call_site(Dwfl_Module* module, GElf_Addr address, std::string* file, std::uint32_t* line) {
   Dwarf_Addr bias = 0;
   Dwarf_Die* cu = dwfl_module_addrdie(module, address, &bias);
@@ -48,7 +56,13 @@ bool user_call_site(Dwfl_Module* module, GElf_Addr address, std::string* file, s
   std::size_t file_count = 0;
   if (dwarf_getsrcfiles(cu, &files, &file_count) != 0) return false;
   Dwarf_Die* scopes = nullptr;
-  const int depth = dwarf_getscopes(cu, address - bias, &scopes);
+  int depth = dwarf_getscopes(cu, address - bias, &scopes);
+  if (depth > 0) {
+    Dwarf_Die innermost = scopes[0];
+    std::free(scopes);
+    scopes = nullptr;
+    depth = dwarf_getscopes_die(&innermost, &scopes);
+  }
   bool found = false;
   for (int i = 0; i < depth && !found; ++i) {
     if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine) continue;

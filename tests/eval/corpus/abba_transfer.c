@@ -1,5 +1,5 @@
 // ctrlsched-truth: class=deadlock fails=deadlock
-// ctrlsched-truth: cause checking,savings lock1@20 lock2@20 lock2@21 lock1@21
+// ctrlsched-truth: cause checking,savings lock1@20:checking lock2@20:savings lock2@21:checking lock1@21:savings
 /* abba_transfer.c - two transfers in opposite directions between the same two accounts.
  *
  * transfer() locks the source account, then the destination. Transfers in opposite directions

@@ -1,5 +1,5 @@
 // ctrlsched-truth: class=lost_wakeup fails=deadlock
-// ctrlsched-truth: cause data_ready,data_cond R1@19 W2@32 signal2@33 wait1@21
+// ctrlsched-truth: cause data_ready,data_lock,data_cond R1@19:data_ready lock2@30:data_lock W2@32:data_ready signal2@33:data_cond lock1@20:data_lock wait1@21:data_cond
 /* lost_wakeup.c - a consumer waits for a producer's data with a check outside the lock.
  *
  * The consumer tests data_ready without holding the lock and then waits. If the producer sets

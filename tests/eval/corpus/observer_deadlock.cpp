@@ -1,5 +1,5 @@
 // ctrlsched-truth: class=deadlock fails=deadlock
-// ctrlsched-truth: cause g_thermostat,g_display lock1@61 lock2@36 lock2@55 lock1@32
+// ctrlsched-truth: cause g_thermostat,g_display lock1@61:g_thermostat lock2@36:g_display lock2@55:g_thermostat lock1@32:g_display
 // observer_deadlock.cpp - a thermostat notifies its displays while holding its own lock; a
 // display detaches itself from the thermostat while holding the display's lock.
 //

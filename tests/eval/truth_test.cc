@@ -1,0 +1,221 @@
+// The ground-truth rule of tests/eval/truth.h (docs/evaluation.md, "How the judge decides"):
+// sides marked with their object, per-object orders of a cause, and lock-order cycles.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "truth.h"
+
+using ctrlsched::eval::ProgramTruth;
+using ctrlsched::eval::ReportedSide;
+using ctrlsched::eval::Truth;
+using ctrlsched::eval::TruthSide;
+
+namespace {
+
+ReportedSide side(const std::string& kind, int role, const std::string& file, int line) {
+  ReportedSide s;
+  ctrlsched::eval::set_kind(s, kind);
+  s.role = role;
+  s.file = file;
+  s.line = line;
+  return s;
+}
+
+Truth program(const std::string& name, const std::string& header) {
+  Truth truth;
+  std::istringstream in(header);
+  const ProgramTruth parsed = truth.add_program(name, name + ".c", in);
+  INFO(header);
+  REQUIRE(parsed.problems.empty());
+  return truth;
+}
+
+Truth::CycleThread cycle_thread(const std::string& holds, int acquired, const std::string& waits_for, int waits,
+                                const std::string& file) {
+  Truth::CycleThread t;
+  t.holds = holds;
+  t.acquired = side("lock", 1, file, acquired);
+  t.waits_for = waits_for;
+  t.waits = side("lock", 1, file, waits);
+  return t;
+}
+
+const char* const kAbba =
+    "// ctrlsched-truth: class=deadlock fails=deadlock\n"
+    "// ctrlsched-truth: cause checking,savings lock1@20:checking lock2@20:savings lock2@21:checking lock1@21:savings\n";
+
+}  // namespace
+
+TEST_CASE("truth: a side may name its object after the line", "[truth]") {
+  TruthSide s;
+  REQUIRE(ctrlsched::eval::parse_truth_side("lock2@31:checking", s));
+  CHECK(s.kind == "lock");
+  CHECK(s.role == 2);
+  CHECK(s.line == 31);
+  CHECK(s.object == "checking");
+  REQUIRE(ctrlsched::eval::parse_truth_side("W1@12:Cache::size_", s));
+  CHECK(s.object == "Cache::size_");
+  REQUIRE(ctrlsched::eval::parse_truth_side("R1@23", s));
+  CHECK(s.object.empty());
+  CHECK_FALSE(ctrlsched::eval::parse_truth_side("R1@23x", s));
+  CHECK_FALSE(ctrlsched::eval::parse_truth_side("R1@23:", s));
+
+  // An object that is not one of the cause's locations is a header problem; with `*` any label goes.
+  Truth truth;
+  std::istringstream bad("// ctrlsched-truth: class=deadlock fails=deadlock\n"
+                         "// ctrlsched-truth: cause checking lock1@20:checking lock2@21:savings\n");
+  CHECK_FALSE(truth.add_program("abba", "abba.c", bad).problems.empty());
+  std::istringstream labels("// ctrlsched-truth: class=deadlock fails=deadlock\n"
+                            "// ctrlsched-truth: cause * lock1@20:a lock2@20:b lock2@21:a lock1@21:b\n");
+  CHECK(truth.add_program("heap", "heap.c", labels).problems.empty());
+}
+
+TEST_CASE("truth: each lock object's half of a lock-order cycle is true, reversed it is not", "[truth]") {
+  const Truth truth = program("abba_transfer", kAbba);
+  const std::string f = "abba_transfer.c";
+  const std::vector<ReportedSide> half = {side("lock", 1, f, 20), side("lock", 2, f, 21)};
+  CHECK(truth.is_true("abba_transfer", half, "checking"));
+  CHECK(truth.is_true("abba_transfer", half, "savings"));
+  CHECK(truth.is_true("abba_transfer", half, ""));  // Locon's pairs name no location
+  CHECK_FALSE(truth.is_true("abba_transfer", half, "other"));
+  // The wrong direction: the second lock before the first.
+  CHECK_FALSE(truth.is_true("abba_transfer", {side("lock", 1, f, 21), side("lock", 2, f, 20)}, "checking"));
+  CHECK_FALSE(truth.is_true("abba_transfer", {side("lock", 1, f, 21), side("lock", 2, f, 20)}, ""));
+  // Sides 1-2 of the interleaving are contiguous but on two objects: no one object sees that order.
+  CHECK_FALSE(truth.is_true("abba_transfer", {side("lock", 1, f, 20), side("lock", 2, f, 20)}, "checking"));
+  CHECK_FALSE(truth.is_true("abba_transfer", {side("lock", 1, f, 20), side("lock", 2, f, 20)}, ""));
+  // One thread's two locks are no order between threads.
+  CHECK_FALSE(truth.is_true("abba_transfer", {side("lock", 1, f, 20), side("lock", 1, f, 21)}, "checking"));
+  // A site in another file is never true.
+  CHECK_FALSE(truth.is_true("abba_transfer", {side("lock", 1, "gthr-default.h", 20), side("lock", 2, f, 21)}, "checking"));
+}
+
+TEST_CASE("truth: a per-object order inside a mixed interleaving (a lost wakeup)", "[truth]") {
+  const Truth truth = program("lost_wakeup",
+                              "// ctrlsched-truth: class=lost_wakeup fails=deadlock\n"
+                              "// ctrlsched-truth: cause data_ready,data_lock,data_cond R1@19:data_ready lock2@30:data_lock "
+                              "W2@32:data_ready signal2@33:data_cond lock1@20:data_lock wait1@21:data_cond\n");
+  const std::string f = "lost_wakeup.c";
+  // The producer's lock before the consumer's, on the lock.
+  CHECK(truth.is_true("lost_wakeup", {side("lock", 1, f, 30), side("lock", 2, f, 20)}, "data_lock"));
+  CHECK_FALSE(truth.is_true("lost_wakeup", {side("lock", 1, f, 20), side("lock", 2, f, 30)}, "data_lock"));
+  CHECK_FALSE(truth.is_true("lost_wakeup", {side("lock", 1, f, 30), side("lock", 2, f, 20)}, "data_ready"));
+  // The check before the set, on the flag, though the producer's lock comes between them.
+  CHECK(truth.is_true("lost_wakeup", {side("R", 1, f, 19), side("W", 2, f, 32)}, "data_ready"));
+  CHECK_FALSE(truth.is_true("lost_wakeup", {side("W", 1, f, 32), side("R", 2, f, 19)}, "data_ready"));
+  // Signal before wait, on the condition variable.
+  CHECK(truth.is_true("lost_wakeup", {side("signal", 1, f, 33), side("wait", 2, f, 21)}, "data_cond"));
+  CHECK_FALSE(truth.is_true("lost_wakeup", {side("wait", 1, f, 21), side("signal", 2, f, 33)}, "data_cond"));
+  // Contiguous in the interleaving, but a read of the flag then a lock: two objects.
+  CHECK_FALSE(truth.is_true("lost_wakeup", {side("R", 1, f, 19), side("lock", 2, f, 30)}, ""));
+}
+
+TEST_CASE("truth: runs stay contiguous in an object's projection", "[truth]") {
+  // With both critical sections written out, the producer's lock (30) and the consumer's wait
+  // releasing the lock (unlock 21) are not adjacent on the lock: that order also happens when the
+  // consumer locks first and the producer's lock blocks until the wait releases it (a passing run).
+  const Truth truth = program("lost_wakeup",
+                              "// ctrlsched-truth: class=lost_wakeup fails=deadlock\n"
+                              "// ctrlsched-truth: cause data_ready,data_lock R1@19:data_ready lock2@30:data_lock "
+                              "W2@32:data_ready unlock2@34:data_lock lock1@20:data_lock unlock1@21:data_lock\n");
+  const std::string f = "lost_wakeup.c";
+  CHECK_FALSE(truth.is_true("lost_wakeup", {side("lock", 1, f, 30), side("unlock", 2, f, 21)}, "data_lock"));
+  CHECK_FALSE(truth.is_true("lost_wakeup", {side("lock", 1, f, 30), side("lock", 2, f, 20)}, "data_lock"));
+  CHECK(truth.is_true("lost_wakeup", {side("unlock", 1, f, 34), side("lock", 2, f, 20)}, "data_lock"));
+  CHECK(truth.is_true("lost_wakeup", {side("lock", 1, f, 30), side("unlock", 1, f, 34), side("lock", 2, f, 20)}, "data_lock"));
+}
+
+TEST_CASE("truth: causes without objects are judged as before", "[truth]") {
+  const Truth truth = program("bank",
+                              "// ctrlsched-truth: class=lost_update fails=assertion\n"
+                              "// ctrlsched-truth: cause accounts R1@23 W2@23 W1@23\n");
+  const std::string f = "bank.c";
+  CHECK(truth.is_true("bank", {side("R", 1, f, 23), side("W", 2, f, 23), side("W", 1, f, 23)}, "accounts+24"));
+  CHECK(truth.is_true("bank", {side("W", 1, f, 23), side("W", 2, f, 23)}, ""));
+  CHECK_FALSE(truth.is_true("bank", {side("R", 1, f, 23), side("W", 2, f, 23)}, "other"));
+  CHECK_FALSE(truth.is_true("bank", {side("R", 1, f, 23), side("W", 1, f, 23)}, "accounts"));
+  // Unmarked causes need contiguous runs: a three-thread cause's first and last side are not one.
+  const Truth three = program("log3", "// ctrlsched-truth: class=lost_update fails=assertion\n"
+                                      "// ctrlsched-truth: cause g_log R1@20 W2@20 W3@20 W1@20\n");
+  CHECK_FALSE(three.is_true("log3", {side("R", 1, "log3.c", 20), side("W", 2, "log3.c", 20), side("W", 1, "log3.c", 20)}, "g_log"));
+  CHECK(three.is_true("log3", {side("W", 1, "log3.c", 20), side("W", 2, "log3.c", 20), side("W", 3, "log3.c", 20)}, "g_log"));
+}
+
+TEST_CASE("truth: a lock-order cycle is true when it names the cause's objects and lines", "[truth]") {
+  const Truth truth = program("abba_transfer", kAbba);
+  const std::string f = "abba_transfer.c";
+  const std::vector<Truth::CycleThread> cycle = {cycle_thread("checking", 20, "savings", 21, f),
+                                                 cycle_thread("savings", 20, "checking", 21, f)};
+  CHECK(truth.is_true_cycle("abba_transfer", cycle));
+  // The same cycle listed from the other thread.
+  CHECK(truth.is_true_cycle("abba_transfer", {cycle[1], cycle[0]}));
+  // A lock of a global the cause does not name.
+  CHECK_FALSE(truth.is_true_cycle("abba_transfer", {cycle_thread("checking", 20, "audit", 21, f),
+                                                    cycle_thread("audit", 20, "checking", 21, f)}));
+  // Right objects, wrong lines: the locks taken at 21 and waited for at 20.
+  CHECK_FALSE(truth.is_true_cycle("abba_transfer", {cycle_thread("checking", 21, "savings", 20, f),
+                                                    cycle_thread("savings", 21, "checking", 20, f)}));
+  // Sites inside a library header.
+  CHECK_FALSE(truth.is_true_cycle("abba_transfer", {cycle_thread("checking", 20, "savings", 21, "gthr-default.h"),
+                                                    cycle_thread("savings", 20, "checking", 21, "gthr-default.h")}));
+  // One thread is no cycle.
+  CHECK_FALSE(truth.is_true_cycle("abba_transfer", {cycle[0]}));
+}
+
+TEST_CASE("truth: a cycle through a callback, objects named with an offset", "[truth]") {
+  const Truth truth = program("observer",
+                              "// ctrlsched-truth: class=deadlock fails=deadlock\n"
+                              "// ctrlsched-truth: cause g_thermostat,g_display lock1@61:g_thermostat lock2@36:g_display "
+                              "lock2@55:g_thermostat lock1@32:g_display\n");
+  const std::string f = "observer.cpp";
+  CHECK(truth.is_true_cycle("observer", {cycle_thread("g_thermostat", 61, "g_display+8", 32, f),
+                                         cycle_thread("g_display+8", 36, "g_thermostat", 55, f)}));
+  // The objects swapped: the thermostat's lock said to be taken at the display's line.
+  CHECK_FALSE(truth.is_true_cycle("observer", {cycle_thread("g_display+8", 61, "g_thermostat", 32, f),
+                                               cycle_thread("g_thermostat", 36, "g_display+8", 55, f)}));
+  // The per-object halves: the thermostat's (61 before 55) and the display's (36 before 32).
+  CHECK(truth.is_true("observer", {side("lock", 1, f, 61), side("lock", 2, f, 55)}, "g_thermostat"));
+  CHECK(truth.is_true("observer", {side("lock", 1, f, 36), side("lock", 2, f, 32)}, "g_display+8"));
+  CHECK_FALSE(truth.is_true("observer", {side("lock", 1, f, 36), side("lock", 2, f, 32)}, "g_thermostat"));
+  CHECK_FALSE(truth.is_true("observer", {side("lock", 1, f, 32), side("lock", 2, f, 36)}, "g_display+8"));
+}
+
+TEST_CASE("truth: two locks that are members of one global are told apart by their offset", "[truth]") {
+  // A cache with a map lock at offset 0 and a list lock at +40 of one global.
+  const Truth truth = program("lru", "// ctrlsched-truth: class=deadlock fails=deadlock\n"
+                                     "// ctrlsched-truth: cause g_cache lock1@26:g_cache lock2@37:g_cache+40 "
+                                     "lock2@41:g_cache lock1@30:g_cache+40\n");
+  const std::string f = "lru.c";
+  CHECK(truth.is_true("lru", {side("lock", 1, f, 26), side("lock", 2, f, 41)}, "g_cache"));
+  CHECK(truth.is_true("lru", {side("lock", 1, f, 37), side("lock", 2, f, 30)}, "g_cache+40"));
+  CHECK_FALSE(truth.is_true("lru", {side("lock", 1, f, 37), side("lock", 2, f, 30)}, "g_cache"));
+  CHECK_FALSE(truth.is_true("lru", {side("lock", 1, f, 37), side("lock", 2, f, 30)}, "g_cache+8"));
+  CHECK(truth.is_true_cycle("lru", {cycle_thread("g_cache", 26, "g_cache+40", 30, f),
+                                    cycle_thread("g_cache+40", 37, "g_cache", 41, f)}));
+  CHECK_FALSE(truth.is_true_cycle("lru", {cycle_thread("g_cache+40", 26, "g_cache", 30, f),
+                                          cycle_thread("g_cache", 37, "g_cache+40", 41, f)}));
+  // A mark must still name one of the cause's locations.
+  Truth bad;
+  std::istringstream in("// ctrlsched-truth: class=deadlock fails=deadlock\n"
+                        "// ctrlsched-truth: cause g_cache lock1@26:g_other+40 lock2@37:g_cache\n");
+  CHECK_FALSE(bad.add_program("lru", "lru.c", in).problems.empty());
+}
+
+TEST_CASE("truth: a cycle against a cause without objects or on heap objects", "[truth]") {
+  // Without marks only lines, roles and each thread's own order are compared.
+  const Truth plain = program("lru", "// ctrlsched-truth: class=deadlock fails=deadlock\n"
+                                     "// ctrlsched-truth: cause g_cache lock1@26 lock2@37 lock2@41 lock1@30\n");
+  const std::string f = "lru.c";
+  CHECK(plain.is_true_cycle("lru", {cycle_thread("0x1000", 26, "0x2000", 30, f), cycle_thread("0x2000", 37, "0x1000", 41, f)}));
+  CHECK_FALSE(plain.is_true_cycle("lru", {cycle_thread("0x1000", 30, "0x2000", 26, f), cycle_thread("0x2000", 37, "0x1000", 41, f)}));
+  // `*` with labels: addresses match any label, but the two halves must be on the labelled objects.
+  const Truth heap = program("heap", "// ctrlsched-truth: class=deadlock fails=deadlock\n"
+                                     "// ctrlsched-truth: cause * lock1@20:a lock2@20:b lock2@21:a lock1@21:b\n");
+  CHECK(heap.is_true_cycle("heap", {cycle_thread("0x1000", 20, "0x2000", 21, "heap.c"),
+                                    cycle_thread("0x2000", 20, "0x1000", 21, "heap.c")}));
+  CHECK(heap.is_true("heap", {side("lock", 1, "heap.c", 20), side("lock", 2, "heap.c", 21)}, "0x1000"));
+  CHECK_FALSE(heap.is_true("heap", {side("lock", 1, "heap.c", 20), side("lock", 2, "heap.c", 20)}, "0x1000"));
+}
