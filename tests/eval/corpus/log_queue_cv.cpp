@@ -1,5 +1,5 @@
 // ctrlsched-truth: class=condvar_check fails=assertion
-// ctrlsched-truth: cause g_queue R1@24 W2@26 R1@26
+// ctrlsched-truth: cause g_queue R1@24 W2@26 R1@25
 // log_queue_cv.cpp - a log queue drained by two writer threads, fed by one producer.
 //
 // pop() waits on the condition variable with `if` instead of a loop. The producer wakes every
