@@ -219,3 +219,16 @@ TEST_CASE("truth: a cycle against a cause without objects or on heap objects", "
   CHECK(heap.is_true("heap", {side("lock", 1, "heap.c", 20), side("lock", 2, "heap.c", 21)}, "0x1000"));
   CHECK_FALSE(heap.is_true("heap", {side("lock", 1, "heap.c", 20), side("lock", 2, "heap.c", 20)}, "0x1000"));
 }
+
+TEST_CASE("a true run covers the cause's source lines, or at least two of them") {
+  const Truth spin = program("tas", "// ctrlsched-truth: class=check_then_act fails=assertion\n"
+                                    "// ctrlsched-truth: cause g_lock R1@16 W2@17 W1@17\n");
+  // The two stores at line 17 are a step of the interleaving, but not the check that makes it a bug.
+  CHECK_FALSE(spin.is_true("tas", {side("W", 1, "tas.c", 17), side("W", 2, "tas.c", 17)}, "g_lock"));
+  CHECK(spin.is_true("tas", {side("R", 1, "tas.c", 16), side("W", 2, "tas.c", 17)}, "g_lock"));
+  CHECK(spin.is_true("tas", {side("R", 1, "tas.c", 16), side("W", 2, "tas.c", 17), side("W", 1, "tas.c", 17)}, "g_lock"));
+  // A cause on one line: a run on that line has all of the cause's lines.
+  const Truth bank = program("bank", "// ctrlsched-truth: class=lost_update fails=assertion\n"
+                                     "// ctrlsched-truth: cause accounts R1@23 W2@23 W1@23\n");
+  CHECK(bank.is_true("bank", {side("W", 1, "bank.c", 23), side("W", 2, "bank.c", 23)}, "accounts"));
+}
