@@ -32,8 +32,9 @@ void qualify_refutation(ConfirmationResult& c, const ConfirmationResult& sibling
   if (c.verdict != Verdict::Refuted) return;
   c.verdict = Verdict::Inconclusive;
   c.refuted = false;
-  c.reason = "the same lines " + (sibling_location.empty() ? std::string("on another location") : "on " + sibling_location) +
-             " fail " + std::to_string(sibling.failed) + "/" + std::to_string(sibling.completed) +
+  const std::string where = sibling_location.empty() ? std::string("another location") : sibling_location;
+  c.reason = "the same lines on " + where + " fail " + std::to_string(sibling.failed) + "/" +
+             std::to_string(sibling.completed) +
              " where that order completed: this location's order alone does not decide";
 }
 
