@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "localize/forced_runs.h"
 #include "localize/reference_binding.h"
 #include "report/shell_quote.h"
 #include "runs/portfolio.h"
@@ -226,6 +227,9 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
                            const ClassifyContext& context, const std::string& target_name) {
   DirectedBatch batch = request.batch;
   batch.keep_failing_schedules = request.save_dir.has_value();
+  // Enough runs that a pattern failing in all of them could beat the baseline (forced_runs.h);
+  // the counterfactual control runs the same seeds.
+  batch.seeds = forced_runs_for_baseline(request.batch.seeds, request.baseline_rate);
   // The binding first, then each fallback while the order could not be made to happen. The
   // verdict comes from the first binding that realized the order; if none did, from the first
   // (the most faithful to the reference run), whose reason says where it stalled.
@@ -261,7 +265,13 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
   }
   c.bindings_tried = std::move(tried);
   c.attempt_runs = total_runs;
+  c.requested_runs = request.batch.seeds;
   if (request.symptom && c.verdict == Verdict::Inconclusive) c.reason = request.symptom_reason;
+  // A pattern failing like a cause that the baseline keeps from being confirmed says why.
+  if (c.verdict == Verdict::Inconclusive && c.reason.empty() &&
+      static_cast<double>(c.failed) >= kCauseFailureRate * static_cast<double>(c.completed)) {
+    c.reason = confirmation_power_limit(c.completed, request.baseline_rate);
+  }
   if (request.counterfactual_control && c.verdict == Verdict::Confirmed) {
     apply_counterfactual(c, force_counterfactual(target, batch, attempts, chosen, chosen_original, request, c,
                                                  context, target_name));
@@ -329,6 +339,7 @@ nlohmann::json confirmation_json(const ConfirmationResult& c) {
                {"cause_rate", kCauseFailureRate},
                {"p_above_baseline", c.p_above_baseline},
                {"p_below_cause", c.p_below_cause}};
+  if (c.requested_runs != 0 && c.requested_runs != c.forced_runs) j["requested_runs"] = c.requested_runs;
   if (!c.reason.empty()) j["reason"] = c.reason;
   if (!c.binding.empty()) j["binding"] = c.binding;
   if (c.bindings_tried.size() > 1) {

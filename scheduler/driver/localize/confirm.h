@@ -100,6 +100,8 @@ struct CounterfactualResult {
 
 struct ConfirmationResult {
   std::uint64_t forced_runs = 0;
+  std::uint64_t requested_runs = 0;  // forced runs asked for; fewer than forced_runs when the
+                                     // baseline needed more to confirm (forced_runs.h)
   std::uint64_t failed = 0;        // failed the same way as the original, with the order complete
   std::uint64_t failed_incomplete = 0;  // failed the same way before the forced order completed:
                                         // the holds, not the order, made it fail (not evidence)

@@ -14,6 +14,7 @@
 #include "localize/pattern_directives.h"
 #include "localize/predict.h"
 #include "localize/reference_binding.h"
+#include "localize/sibling_locations.h"
 #include "localize/spectra_summary.h"
 #include "localize/symptoms.h"
 
@@ -76,6 +77,7 @@ struct Suspect {
   bool symptom = false;
   std::string symptom_reason;
   std::vector<std::string> step_names;
+  std::string location;  // the memory location it orders ("0x7fffffffe418"); "" when unknown
   std::optional<ConfirmationResult> confirmation;
   std::size_t same_as = SIZE_MAX;  // index of an earlier suspect with the same directive
 };
@@ -106,9 +108,10 @@ class Confirmer {
   }
 
   // Registers a pattern; returns its number for later lookup.
-  std::size_t add(const ForceDirective& directive) {
+  std::size_t add(const ForceDirective& directive, std::string location = "") {
     Suspect suspect;
     suspect.directive = directive;
+    suspect.location = std::move(location);
     for (std::uint32_t i = 0; i < directive.count && i < kMaxForceSteps; ++i) {
       const ForceStep& step = directive.steps[i];
       // "W a.c:30 f", "R a.c:26 f", or a sync step's operation: "lock a.c:20 f".
@@ -163,6 +166,16 @@ class Confirmer {
       if (!settings_.save_dir.empty()) request.save_dir = settings_.save_dir;
       s.confirmation = confirm(target_, request, context_, target_name_);
     }
+    // A refutation is read by line: it does not stand beside the same lines failing on another
+    // location (sibling_locations.h).
+    std::vector<ForcedPattern> patterns;
+    std::vector<ConfirmationResult*> results;
+    for (Suspect& s : suspects_) {
+      patterns.push_back({s.directive, s.step_names, s.location, s.symptom});
+      Suspect& owner = s.same_as == SIZE_MAX ? s : suspects_[s.same_as];
+      results.push_back(owner.confirmation ? &*owner.confirmation : nullptr);
+    }
+    qualify_refutations_by_lines(patterns, results);
   }
 
   const ConfirmationResult* result(std::size_t id) const {
@@ -186,8 +199,13 @@ class Confirmer {
               std::to_string(kMinCompletedRuns) + ")";
       if (!c->reason.empty()) text += "; " + c->reason;
     } else {
+      // More forced runs than asked: fewer could not have confirmed against this baseline
+      // (forced_runs.h).
+      const std::string raised = c->requested_runs != 0 && c->forced_runs > c->requested_runs
+                                     ? ", not " + std::to_string(c->requested_runs) + ": fewer cannot beat the baseline"
+                                     : std::string();
       text += "fails " + std::to_string(c->failed) + "/" + std::to_string(c->completed) +
-              " runs where the order completed (" + of + " forced; " + baseline + "; ";
+              " runs where the order completed (" + of + " forced" + raised + "; " + baseline + "; ";
       if (c->verdict == Verdict::Refuted) {
         text += "P(<=" + std::to_string(c->failed) + " | " + std::to_string(c->completed) + ", 50%) = " +
                 p_text(c->p_below_cause) + " < " + p_text(kVerdictAlpha) + ")";
@@ -370,7 +388,10 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
       // Zero-scored patterns (never in a failing run) are forced too when they make the top:
       // forcing refutes them explicitly instead of leaving a bare 0.00 without a verdict.
       if (falcon_suspects.size() == settings.top) break;
-      falcon_suspects.push_back(confirmer.add(falcon_directive(pattern.id)));
+      const localize::FalconSighting& example = pattern.example;
+      falcon_suspects.push_back(confirmer.add(
+          falcon_directive(pattern.id),
+          example.location_name.empty() ? names.location(example.location) : example.location_name));
     }
   }
 
