@@ -11,21 +11,21 @@
 namespace ctrlsched::driver {
 namespace {
 
-using Json = nlohmann::json;
+using StoreJson = nlohmann::json;
 
 std::string modules_json(const RecordNames& names) {
-  Json modules = Json::array();
-  for (const RecordNames::Module& m : names.modules()) modules.push_back(Json::array({m.path, m.bias, m.size}));
+  StoreJson modules = StoreJson::array();
+  for (const RecordNames::Module& m : names.modules()) modules.push_back(StoreJson::array({m.path, m.bias, m.size}));
   return modules.dump();
 }
 
 }  // namespace
 
 std::string encode_header(const ReportHeader& h) {
-  Json j;
+  StoreJson j;
   j["seed_start"] = h.seed_start;
   j["seeds_requested"] = h.seeds_requested;
-  j["spec"] = Json::parse(encode_spec(h.spec));
+  j["spec"] = StoreJson::parse(encode_spec(h.spec));
   j["pct_steps_calibrated"] = h.pct_steps_calibrated;
   j["jobs"] = h.jobs;
   j["target"] = h.test.target;
@@ -36,9 +36,9 @@ std::string encode_header(const ReportHeader& h) {
 
 ReportHeader decode_header(const std::string& text) {
   ReportHeader h;
-  const Json j = Json::parse(text, nullptr, false);
+  const StoreJson j = StoreJson::parse(text, nullptr, false);
   try {
-    if (j.is_discarded()) throw Json::other_error::create(0, "not JSON", nullptr);
+    if (j.is_discarded()) throw StoreJson::other_error::create(0, "not JSON", nullptr);
     h.seed_start = j.at("seed_start").get<std::uint64_t>();
     h.seeds_requested = j.at("seeds_requested").get<std::uint64_t>();
     h.spec = decode_spec(j.at("spec").dump());
@@ -47,7 +47,7 @@ ReportHeader decode_header(const std::string& text) {
     h.test.target = j.at("target").get<std::string>();
     h.test.args = j.at("args").get<std::vector<std::string>>();
     h.test.replay_options = j.at("replay_options").get<std::vector<std::string>>();
-  } catch (const Json::exception&) {
+  } catch (const StoreJson::exception&) {
     throw DriverError(ExitCode::BadStore, "the store holds a corrupt invocation header");
   }
   return h;
