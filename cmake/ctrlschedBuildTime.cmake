@@ -33,9 +33,3 @@ if(CTRLSCHED_UNITY)
     DIRECTORY ${PROJECT_SOURCE_DIR}/localize PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 endif()
 
-# The end-to-end test binary: Catch2's single header parsed once, not once per test file (as in
-# tests/unit). Not nlohmann/json: pre-included with <string>, it makes GCC 12 report a false
-# -Warray-bounds in string concatenations (see scheduler/driver/CMakeLists.txt).
-if(TARGET e2e_tests)
-  ctrlsched_precompile(e2e_tests <catch2/catch.hpp> <string> <vector>)
-endif()
