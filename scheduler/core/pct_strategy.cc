@@ -36,7 +36,7 @@
 namespace ctrlsched {
 namespace {
 
-constexpr std::uint64_t kSpuriousWakeupOdds = 8;
+constexpr std::uint64_t kPctSpuriousWakeupOdds = 8;
 
 }  // namespace
 
@@ -106,7 +106,7 @@ std::size_t PctStrategy::pick_waiter(WakeKind, std::span<const ThreadId> waiters
   return best;
 }
 
-bool PctStrategy::spurious_wakeup(ThreadId) { return prng_.one_in(kSpuriousWakeupOdds); }
+bool PctStrategy::spurious_wakeup(ThreadId) { return prng_.one_in(kPctSpuriousWakeupOdds); }
 
 PctStrategy::Priority PctStrategy::priority(ThreadId tid) const {
   return known(tid) ? priority_[tid] : kUnknownThread;

@@ -17,7 +17,7 @@
 namespace ctrlsched {
 namespace {
 
-constexpr std::uint64_t kSpuriousWakeupOdds = 8;  // one spurious wakeup per 8 questions
+constexpr std::uint64_t kRandomSpuriousWakeupOdds = 8;  // one spurious wakeup per 8 questions
 
 class RandomStrategy final : public Strategy {
  public:
@@ -40,7 +40,7 @@ class RandomStrategy final : public Strategy {
     return static_cast<std::size_t>(prng_.below(waiters.size()));
   }
 
-  bool spurious_wakeup(ThreadId) override { return prng_.one_in(kSpuriousWakeupOdds); }
+  bool spurious_wakeup(ThreadId) override { return prng_.one_in(kRandomSpuriousWakeupOdds); }
 
   std::uint32_t lease(const SchedulingPoint&) override {
     return preemption_bound_ && preemptions_ >= *preemption_bound_ ? kUnboundedLease : 0;

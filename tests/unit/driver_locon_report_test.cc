@@ -52,7 +52,7 @@ TEST_CASE("Locon input: the failing run against every passing run with a summary
 
   // The failing read (site 20) ended the run before the write (site 10): procedure II.
   const auto findings = locon::localize(input->failed, input->passing);
-  const SiteNames names = site_names(runs);
+  const RunSiteNames names = site_names(runs);
   CHECK(names.at(10) == "site10");
   CHECK(findings_text(findings, names) ==
         "Locon: procedure II at pc level, 1 finding\n"
@@ -68,7 +68,7 @@ TEST_CASE("Locon input: the failing run against every passing run with a summary
 }
 
 TEST_CASE("Locon text shows threads at tid level and iterations at loop level", "[locon_report]") {
-  const SiteNames names{{5, "reader (fig4.c:5)"}};
+  const RunSiteNames names{{5, "reader (fig4.c:5)"}};
   const locon::PairKey key{locon::Side{5, false, 2, 0}, locon::Side{0x2a, true, 1, 3}};
   CHECK(pair_text(key, locon::Level::Pc, names) == "R@reader (fig4.c:5) → W@0x2a");
   CHECK(pair_text(key, locon::Level::Tid, names) == "R@reader (fig4.c:5) [T2] → W@0x2a [T1]");

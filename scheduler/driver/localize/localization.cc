@@ -513,7 +513,7 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
     if (falcon.patterns.empty()) text += "  (no pattern: no location was shared by two threads)\n";
     text += "Access pairs (Locon: seed " + std::to_string(runs[*first_failing].seed) + " against " +
             std::to_string(locon_set.size() - 1) + " passing runs)\n";
-    const SiteNames site_names_of_runs = site_names(locon_runs);
+    const RunSiteNames site_names_of_runs = site_names(locon_runs);
     std::string block = findings_text(findings, site_names_of_runs);
     text += block;
     if (!block.empty() && block.back() != '\n') text += "\n";

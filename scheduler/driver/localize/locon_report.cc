@@ -43,13 +43,13 @@ std::optional<LoconInput> locon_input(const std::vector<RunResult>& runs, std::s
   return input;
 }
 
-SiteNames site_names(const std::vector<RunResult>& runs) {
+RunSiteNames site_names(const std::vector<RunResult>& runs) {
   // head/tail are "<W|R|sync word> <where>" (access_pairs.cc).
   auto where = [](const std::string& text) {
     const std::size_t space = text.find(' ');
     return space != std::string::npos ? text.substr(space + 1) : std::string("?");
   };
-  SiteNames names;
+  RunSiteNames names;
   for (const RunResult& run : runs) {
     if (!run.access_pairs) continue;
     for (const AccessPairResult& p : run.access_pairs->pairs) {
@@ -62,7 +62,7 @@ SiteNames site_names(const std::vector<RunResult>& runs) {
 
 namespace {
 
-std::string site_name(std::uint64_t site, const SiteNames& names) {
+std::string site_name(std::uint64_t site, const RunSiteNames& names) {
   if (auto it = names.find(site); it != names.end() && it->second != "?") return it->second;
   char raw[32];
   std::snprintf(raw, sizeof raw, "0x%" PRIx64, site);
@@ -77,7 +77,7 @@ static std::string side_kind(const locon::Side& side) {
   return side.write ? "W" : "R";
 }
 
-std::string side_text(const locon::Side& side, locon::Level level, const SiteNames& names) {
+std::string side_text(const locon::Side& side, locon::Level level, const RunSiteNames& names) {
   std::string text = side_kind(side) + "@" + site_name(side.site, names);
   if (level == locon::Level::Tid) text += " [T" + std::to_string(side.thread) + "]";
   if (level == locon::Level::Loop)
@@ -85,11 +85,11 @@ std::string side_text(const locon::Side& side, locon::Level level, const SiteNam
   return text;
 }
 
-std::string pair_text(const locon::PairKey& pair, locon::Level level, const SiteNames& names) {
+std::string pair_text(const locon::PairKey& pair, locon::Level level, const RunSiteNames& names) {
   return side_text(pair.head, level, names) + " → " + side_text(pair.tail, level, names);
 }
 
-std::string findings_text(const std::vector<locon::Finding>& findings, const SiteNames& names) {
+std::string findings_text(const std::vector<locon::Finding>& findings, const RunSiteNames& names) {
   if (findings.empty()) return "Locon: no buggy access pair found.\n";
   const locon::Finding& first = findings.front();
   std::string text = "Locon: procedure " + std::string(name(first.procedure)) + " at " +
@@ -106,7 +106,7 @@ std::string findings_text(const std::vector<locon::Finding>& findings, const Sit
   return text;
 }
 
-nlohmann::ordered_json findings_json(const std::vector<locon::Finding>& findings, const SiteNames& names) {
+nlohmann::ordered_json findings_json(const std::vector<locon::Finding>& findings, const RunSiteNames& names) {
   using Json = nlohmann::ordered_json;
   auto side_json = [&](const locon::Side& s, locon::Level level) {
     Json j{{"kind", side_kind(s)}, {"site", site_name(s.site, names)}};

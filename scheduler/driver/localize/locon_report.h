@@ -34,24 +34,24 @@ std::optional<LoconInput> locon_input(const std::vector<RunResult>& runs, std::s
 
 // Symbolized sites ("function (file:line)", as the collector reader named them) of every pair
 // side in these runs, for rendering findings after the runs are gone.
-using SiteNames = std::map<std::uint64_t, std::string>;
-SiteNames site_names(const std::vector<RunResult>& runs);
+using RunSiteNames = std::map<std::uint64_t, std::string>;
+RunSiteNames site_names(const std::vector<RunResult>& runs);
 
 // "R@function (file:line)"; at tid level + " [T2]"; at loop level + " [T2, iteration 0]".
 // A site without a name shows as its raw value in hex.
 std::string side_text(const localize::locon::Side& side, localize::locon::Level level,
-                      const SiteNames& names);
+                      const RunSiteNames& names);
 // "<head> → <tail>"
 std::string pair_text(const localize::locon::PairKey& pair, localize::locon::Level level,
-                      const SiteNames& names);
+                      const RunSiteNames& names);
 
 // A numbered block per finding: the reported pair, the other pair (II's partner, III's coupled
 // pair) if any, and the reason. "Locon: no buggy access pair found." when there is none.
-std::string findings_text(const std::vector<localize::locon::Finding>& findings, const SiteNames& names);
+std::string findings_text(const std::vector<localize::locon::Finding>& findings, const RunSiteNames& names);
 
 // [{procedure, level, order, reason, pairs: [{text, head: {kind, site, thread?, iteration?},
 // tail: {...}}]}]; thread only at tid and loop level, iteration only at loop level.
 nlohmann::ordered_json findings_json(const std::vector<localize::locon::Finding>& findings,
-                                     const SiteNames& names);
+                                     const RunSiteNames& names);
 
 }  // namespace ctrlsched::driver

@@ -26,7 +26,7 @@ namespace {
 
 constexpr std::uint32_t kDefaultDfsBound = 2;
 
-void warn(const std::string& message) { std::fprintf(stderr, "ctrlsched: warning: %s\n", message.c_str()); }
+void warn_dfs(const std::string& message) { std::fprintf(stderr, "ctrlsched: warning: %s\n", message.c_str()); }
 
 // 1234567 -> "1,234,567"
 std::string grouped(std::uint64_t n) {
@@ -43,7 +43,7 @@ std::string plural(std::uint64_t n, const char* one, const char* many) {
   return grouped(n) + " " + (n == 1 ? one : many);
 }
 
-std::vector<std::string> replay_options(const CommandLine& cl) {
+std::vector<std::string> dfs_replay_options(const CommandLine& cl) {
   std::vector<std::string> words;
   if (cl.given.pass_exit_codes) {
     std::string list;
@@ -92,7 +92,7 @@ ExitCode run_dfs(const CommandLine& cl) {
   bool saving = !o.no_save;
   if (saving) {
     if (const std::string warning = store.prepare(); !warning.empty()) {
-      warn(warning);
+      warn_dfs(warning);
       saving = false;
     }
   }
@@ -134,7 +134,7 @@ ExitCode run_dfs(const CommandLine& cl) {
   header.spec = loop.spec;
   header.spec.preemption_bound = loop.preemption_bound;
   header.jobs = loop.jobs;
-  header.test = TestCommand{cl.target, cl.args, replay_options(cl)};
+  header.test = TestCommand{cl.target, cl.args, dfs_replay_options(cl)};
   header.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   report.runs = result.runs;
   finish_report(report);
@@ -154,9 +154,9 @@ ExitCode run_dfs(const CommandLine& cl) {
     if (saving) {
       const auto it = kept.find(run.seed);
       if (it == kept.end()) {
-        warn("schedule " + std::to_string(run.seed) + ": its schedule could not be saved; the replay handle needs it");
+        warn_dfs("schedule " + std::to_string(run.seed) + ": its schedule could not be saved; the replay handle needs it");
       } else if (const std::string w = store.save(run.seed, it->second); !w.empty()) {
-        warn(w);
+        warn_dfs(w);
       }
     }
   }
@@ -189,7 +189,7 @@ ExitCode run_dfs(const CommandLine& cl) {
     }
     const std::string content = json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
     if (const std::string problem = write_file_atomically(*o.json, content); !problem.empty()) {
-      warn("writing the --json file " + *o.json + " failed: " + problem);
+      warn_dfs("writing the --json file " + *o.json + " failed: " + problem);
     }
   }
   if (result.interrupted) throw Interrupted();

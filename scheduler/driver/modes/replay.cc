@@ -18,7 +18,7 @@
 namespace ctrlsched::driver {
 namespace {
 
-void warn(const std::string& message) { std::fprintf(stderr, "ctrlsched: warning: %s\n", message.c_str()); }
+void warn_replay(const std::string& message) { std::fprintf(stderr, "ctrlsched: warning: %s\n", message.c_str()); }
 
 ReplayPlan plan_from_schedule(const std::string& file);
 
@@ -53,7 +53,7 @@ ReplayPlan plan_from_handle(const std::string& handle, const ScheduleStore& stor
       plan.verify = true;
       plan.source = "saved schedule " + path->string();
     } catch (const DriverError& e) {
-      warn(std::string(e.what()) + " (replaying without it)");
+      warn_replay(std::string(e.what()) + " (replaying without it)");
     }
   }
   return plan;
@@ -186,10 +186,10 @@ ExitCode run_replay(const CommandLine& cl, ReplayPlan plan, const ReplayTracing*
 
   if (o.save_schedule) {
     if (!outcome.schedule) {
-      warn(outcome.save_problem + "; schedule not saved");
+      warn_replay(outcome.save_problem + "; schedule not saved");
     } else if (const std::string warning = write_schedule_file(*o.save_schedule, *outcome.schedule);
                !warning.empty()) {
-      warn(warning);
+      warn_replay(warning);
     }
   }
   if (outcome.verdict.diverged) return ExitCode::Diverged;

@@ -68,7 +68,7 @@ std::vector<std::uint8_t> encode_plan(const std::vector<SwitchPoint>& plan) {
   return bytes;
 }
 
-unsigned default_jobs() {
+unsigned shrink_default_jobs() {
   const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
   return cpus > 0 ? static_cast<unsigned>(cpus) : 1;
 }
@@ -88,7 +88,7 @@ class Shrinker {
     }
     spec_ = plan_.spec;
     spec_.expected_hash.reset();
-    jobs_ = o.jobs ? static_cast<unsigned>(*o.jobs) : default_jobs();
+    jobs_ = o.jobs ? static_cast<unsigned>(*o.jobs) : shrink_default_jobs();
     pool_.timeout = std::chrono::duration<double>(*o.timeout);
     pool_.capture_output = true;
     context_.timeout_seconds = *o.timeout;

@@ -23,7 +23,7 @@ LocalizeSettings localize_settings_of(const Options& options, unsigned jobs);  /
 
 namespace {
 
-void warn(const std::string& message) { std::fprintf(stderr, "ctrlsched: warning: %s\n", message.c_str()); }
+void warn_store(const std::string& message) { std::fprintf(stderr, "ctrlsched: warning: %s\n", message.c_str()); }
 
 void print(const std::string& text) {
   std::fwrite(text.data(), 1, text.size(), stdout);
@@ -34,7 +34,7 @@ void write_json(const std::optional<std::string>& path, const nlohmann::ordered_
   if (!path) return;
   const std::string content = json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
   if (const std::string problem = write_file_atomically(*path, content); !problem.empty()) {
-    warn("writing the --json file " + *path + " failed: " + problem);
+    warn_store("writing the --json file " + *path + " failed: " + problem);
   }
 }
 

@@ -16,7 +16,7 @@ constexpr std::uint64_t kMaxJobs = 1024;
 // Must match the shim's Falcon collector, which keeps windows of at most this many slots.
 constexpr std::uint64_t kMaxFalconWindow = 16;
 
-std::string dashed(std::string_view name) { return "--" + std::string(name); }
+std::string dashed_option(std::string_view name) { return "--" + std::string(name); }
 
 bool is_given(const OptionsGiven& given, std::size_t index) {
   const bool flags[] = {
@@ -31,7 +31,7 @@ bool is_given(const OptionsGiven& given, std::size_t index) {
 void validate_dump(const CommandLine& cl) {
   for (std::size_t i = 0; i < option_table().size(); ++i) {
     if (is_given(cl.given, i) && option_table()[i].scope != OptionScope::Trace) {
-      usage_error(dashed(option_table()[i].long_name) +
+      usage_error(dashed_option(option_table()[i].long_name) +
                   " cannot be combined with --dump (it renders a trace file and runs nothing)");
     }
   }
@@ -82,7 +82,7 @@ void validate_command_line(const CommandLine& cl) {
   const char* command = cl.mode == Mode::Trace ? "trace" : cl.mode == Mode::Shrink ? "shrink" : "replay";
   for (std::size_t i = 0; i < option_table().size(); ++i) {
     if (!is_given(g, i)) continue;
-    const std::string name = dashed(option_table()[i].long_name);
+    const std::string name = dashed_option(option_table()[i].long_name);
     switch (option_table()[i].scope) {
       case OptionScope::Seeds:
         if (cl.mode != Mode::Seeds) usage_error(name + " cannot be used with 'ctrlsched " + command + "'");

@@ -33,7 +33,7 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
   return n;
 }
 
-std::string base_name(const std::string& path) {
+std::string junit_base_name(const std::string& path) {
   const std::size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
@@ -53,7 +53,7 @@ std::string attribute(std::string_view name, std::string_view value) {
 std::string case_name(const FailureGroup& group, const FailureDetails& f) {
   std::string name(to_string(group.kind));
   if (!f.file.empty()) {
-    name += " at " + base_name(f.file);
+    name += " at " + junit_base_name(f.file);
     if (f.line != 0) name += ":" + std::to_string(f.line);
   }
   if (!f.function.empty()) name += " in " + f.function;
@@ -119,7 +119,7 @@ std::string render_junit(const Report& report) {
   const std::size_t failures = report.groups.size();
   const std::size_t skipped = passing == 0 ? 1 : 0;
   const std::string suite = "ctrlsched " + h.test.target;
-  const std::string class_name = "ctrlsched." + base_name(h.test.target);
+  const std::string class_name = "ctrlsched." + junit_base_name(h.test.target);
   const std::string time = seconds(h.elapsed_seconds);
   const std::string counts = attribute("tests", std::to_string(cases)) + attribute("failures", std::to_string(failures)) +
                              attribute("errors", "0") + attribute("skipped", std::to_string(skipped)) +

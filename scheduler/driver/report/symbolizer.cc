@@ -23,7 +23,7 @@ std::string demangle(const char* name) {
   return text;
 }
 
-std::string base_name(const std::string& path) {
+std::string frame_base_name(const std::string& path) {
   const std::size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
@@ -111,7 +111,7 @@ std::optional<ModuleOffset> parse_module_offset(std::string_view frame) {
 
 std::string format_location(const std::string& function, const std::string& file, std::uint32_t line) {
   std::string where;
-  if (!file.empty()) where = base_name(file) + (line ? ":" + std::to_string(line) : "");
+  if (!file.empty()) where = frame_base_name(file) + (line ? ":" + std::to_string(line) : "");
   if (function.empty()) return where;
   return where.empty() ? function : function + " (" + where + ")";
 }
@@ -164,7 +164,7 @@ SourceLocation Symbolizer::symbolize(std::string_view frame) {
         location.text = std::string(frame);  // nothing known: keep the raw frame
       } else {
         location.text = format_location(location.function, location.file, location.line);
-        if (location.file.empty()) location.text += " (" + base_name(parsed->module) + ")";
+        if (location.file.empty()) location.text += " (" + frame_base_name(parsed->module) + ")";
       }
     }
   }

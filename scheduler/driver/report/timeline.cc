@@ -32,7 +32,7 @@ std::string describe(const TraceEvent& e) {
 }
 
 bool reads(EventKind k) { return k == EventKind::Read || k == EventKind::AtomicLoad || k == EventKind::AtomicRmw; }
-bool writes(EventKind k) { return k == EventKind::Write || k == EventKind::AtomicStore || k == EventKind::AtomicRmw; }
+bool timeline_writes(EventKind k) { return k == EventKind::Write || k == EventKind::AtomicStore || k == EventKind::AtomicRmw; }
 
 // Which switches of the trace were preemptions, by the index of the Switch event (see
 // interleaving.cc for the alignment of the switch log with the trace).
@@ -134,7 +134,7 @@ Timeline build_timeline(const localize::Trace& trace, std::span<const SwitchPoin
         if (last.what.size() < what.size() || last.what.compare(last.what.size() - what.size(), what.size(), what) != 0)
           last.what += ", " + what;
         last.reads = last.reads || reads(kind);
-        last.writes = last.writes || writes(kind);
+        last.writes = last.writes || timeline_writes(kind);
         step_of_event[i] = timeline.steps.size() - 1;
         continue;
       }
@@ -151,7 +151,7 @@ Timeline build_timeline(const localize::Trace& trace, std::span<const SwitchPoin
     step.preempted = switched && preemption;
     step.blocks = kind == EventKind::Block;
     step.reads = reads(kind);
-    step.writes = writes(kind);
+    step.writes = timeline_writes(kind);
     step_of_event[i] = timeline.steps.size();
     timeline.steps.push_back(std::move(step));
     switched = preemption = false;
@@ -163,14 +163,14 @@ Timeline build_timeline(const localize::Trace& trace, std::span<const SwitchPoin
 
 namespace {
 
-std::string base_name(const std::string& path) {
+std::string timeline_base_name(const std::string& path) {
   const std::size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// "file:line function" of a place, as localization writes sites.
+// "file:line function" of a place, as localization timeline_writes sites.
 std::string site_text(const TimelinePlace& p) {
-  std::string text = base_name(p.file) + ":" + std::to_string(p.line);
+  std::string text = timeline_base_name(p.file) + ":" + std::to_string(p.line);
   if (!p.function.empty()) text += " " + p.function;
   return text;
 }

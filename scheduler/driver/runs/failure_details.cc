@@ -20,7 +20,7 @@ std::string basename_of(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-std::string hex(std::uint64_t value) {
+std::string hex_value(std::uint64_t value) {
   char buffer[24];
   std::snprintf(buffer, sizeof buffer, "0x%" PRIx64, value);
   return buffer;
@@ -86,7 +86,7 @@ std::string describe_wait(const BlockedThread& blocked) {
   if (static_cast<WaitKind>(blocked.wait_kind) == WaitKind::Join && blocked.holder >= 0) {
     text += " waits to join T" + std::to_string(blocked.holder);
   } else {
-    text += std::string(" waits for ") + wait_kind_name(blocked.wait_kind) + " " + hex(blocked.object);
+    text += std::string(" waits for ") + wait_kind_name(blocked.wait_kind) + " " + hex_value(blocked.object);
     if (blocked.holder >= 0) {
       text += " held by T" + std::to_string(blocked.holder);
       if (blocked.holder_exited) text += " (exited)";
@@ -146,13 +146,13 @@ FailureDetails signal_failure(const RunRecord& record, const ClassifyContext& co
   FailureDetails f;
   f.kind = OutcomeKind::Signal;
   const std::string site = signal_site(record);
-  const SourceLocation where = site.empty() ? SourceLocation{hex(info.pc), "", "", 0} : locate(context, site);
+  const SourceLocation where = site.empty() ? SourceLocation{hex_value(info.pc), "", "", 0} : locate(context, site);
   f.function = where.function;
   f.file = where.file;
   f.line = where.line;
   const std::string name = signal_name(info.number);
   f.message = name + " in T" + std::to_string(info.thread) + " at " + where.text;
-  if (info.number == SIGSEGV || info.number == SIGBUS) f.message += " (address " + hex(info.fault_address) + ")";
+  if (info.number == SIGSEGV || info.number == SIGBUS) f.message += " (address " + hex_value(info.fault_address) + ")";
   f.stack = render_stack(record.failure.stack, context);
   f.signature = "signal|" + name + "|" + where.text;
   return f;

@@ -13,7 +13,7 @@
 namespace ctrlsched::driver {
 namespace {
 
-std::string seconds_text(double seconds) {
+std::string timeout_seconds_text(double seconds) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%g", seconds);
   return buffer;
@@ -47,7 +47,7 @@ Classification classify(const RunRecord& record, const ChildExit& exit, const Cl
   };
   // 2. We killed it: whatever the shim wrote last is incomplete.
   if (exit.timed_out) {
-    return fail(simple_failure(OutcomeKind::Timeout, "timeout: killed after " + seconds_text(context.timeout_seconds) + " s",
+    return fail(simple_failure(OutcomeKind::Timeout, "timeout: killed after " + timeout_seconds_text(context.timeout_seconds) + " s",
                        "timeout"));
   }
   // 3. It ran without the shim: its outcome says nothing about schedules.

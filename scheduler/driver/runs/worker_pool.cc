@@ -27,7 +27,7 @@ constexpr std::chrono::milliseconds kServedReapLimit{2000};
 
 int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
 
-[[noreturn]] void internal(const std::string& what) {
+[[noreturn]] void pool_internal(const std::string& what) {
   throw DriverError(ExitCode::Internal, what + ": " + std::strerror(errno));
 }
 
@@ -96,7 +96,7 @@ void WorkerPool::launch(Slot& slot, std::uint64_t index, RunJob job) {
     unregister_child(slot.pid);
     slot.pid = -1;
     errno = saved;
-    internal("pidfd_open failed (ctrlsched needs Linux 5.3 or later)");
+    pool_internal("pidfd_open failed (ctrlsched needs Linux 5.3 or later)");
   }
   slot.index = index;
   slot.timed_out = false;
@@ -196,7 +196,7 @@ void WorkerPool::run(std::uint64_t count, const std::function<RunJob(std::uint64
         timeout_ms = timeout_ms < 0 ? until_deadline : std::min(timeout_ms, until_deadline);
       }
       const int ready = ::poll(fds.data(), fds.size(), timeout_ms);
-      if (ready < 0 && errno != EINTR) internal("poll failed");
+      if (ready < 0 && errno != EINTR) pool_internal("poll failed");
       if (interrupted()) {
         kill_all();
         throw Interrupted();

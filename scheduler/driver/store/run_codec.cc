@@ -9,14 +9,14 @@
 namespace ctrlsched::driver {
 namespace {
 
-using Json = nlohmann::json;
+using StoreJson = nlohmann::json;
 
 [[noreturn]] void corrupt(const std::string& what) {
   throw DriverError(ExitCode::BadStore, "the store holds a corrupt " + what);
 }
 
-Json parse(const std::string& text, const char* what) {
-  Json j = Json::parse(text, nullptr, false);
+StoreJson parse(const std::string& text, const char* what) {
+  StoreJson j = StoreJson::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) corrupt(what);
   return j;
 }
@@ -29,12 +29,12 @@ OutcomeKind kind_named(const std::string& name) {
 }
 
 template <class T>
-T get(const Json& j, const char* key, const char* what) {
+T get(const StoreJson& j, const char* key, const char* what) {
   const auto it = j.find(key);
   if (it == j.end()) corrupt(std::string(what) + " (no " + key + ")");
   try {
     return it->get<T>();
-  } catch (const Json::exception&) {
+  } catch (const StoreJson::exception&) {
     corrupt(std::string(what) + " (" + key + ")");
   }
 }
@@ -42,7 +42,7 @@ T get(const Json& j, const char* key, const char* what) {
 }  // namespace
 
 std::string encode_run_result(const RunResult& r) {
-  Json j;
+  StoreJson j;
   j["seed"] = r.seed;
   j["kind"] = to_string(r.kind);
   j["handle"] = r.handle;
@@ -61,21 +61,21 @@ std::string encode_run_result(const RunResult& r) {
   }
   if (r.access_pairs) {
     const AccessPairs& a = *r.access_pairs;
-    Json pairs = Json::array();
+    StoreJson pairs = StoreJson::array();
     for (const AccessPairResult& p : a.pairs) {
-      pairs.push_back(Json::array({p.head, p.tail, p.count, p.head_site, p.tail_site, p.head_write, p.tail_write,
+      pairs.push_back(StoreJson::array({p.head, p.tail, p.count, p.head_site, p.tail_site, p.head_write, p.tail_write,
                                    p.head_thread, p.tail_thread, p.head_iteration, p.tail_iteration, p.head_access,
                                    p.tail_access, p.location, p.head_sync, p.tail_sync}));
     }
     j["access_pairs"] = {{"accesses", a.accesses}, {"locations", a.locations}, {"untracked", a.untracked},
                          {"dropped", a.dropped},   {"pairs", std::move(pairs)}};
   }
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return j.dump(-1, ' ', false, StoreJson::error_handler_t::replace);
 }
 
 RunResult decode_run_result(const std::string& text) {
   const char* what = "run";
-  const Json j = parse(text, what);
+  const StoreJson j = parse(text, what);
   RunResult r;
   r.seed = get<std::uint64_t>(j, "seed", what);
   r.kind = kind_named(get<std::string>(j, "kind", what));
@@ -106,7 +106,7 @@ RunResult decode_run_result(const std::string& text) {
     pairs.untracked = get<std::uint64_t>(*a, "untracked", what);
     pairs.dropped = get<std::uint32_t>(*a, "dropped", what);
     try {
-      for (const Json& p : a->at("pairs")) {
+      for (const StoreJson& p : a->at("pairs")) {
         AccessPairResult x;
         x.head = p.at(0).get<std::string>();
         x.tail = p.at(1).get<std::string>();
@@ -126,7 +126,7 @@ RunResult decode_run_result(const std::string& text) {
         x.tail_sync = p.at(15).get<std::uint8_t>();
         pairs.pairs.push_back(std::move(x));
       }
-    } catch (const Json::exception&) {
+    } catch (const StoreJson::exception&) {
       corrupt("run (access pairs)");
     }
     r.access_pairs = std::move(pairs);
@@ -135,23 +135,23 @@ RunResult decode_run_result(const std::string& text) {
 }
 
 std::string encode_falcon_run(const localize::FalconRun& run) {
-  Json patterns = Json::array();
+  StoreJson patterns = StoreJson::array();
   for (const localize::FalconSighting& s : run.patterns) {
-    patterns.push_back(Json::array({static_cast<int>(s.id.kind), s.id.sites, s.id.ops, s.count, s.location,
+    patterns.push_back(StoreJson::array({static_cast<int>(s.id.kind), s.id.sites, s.id.ops, s.count, s.location,
                                     s.location_name, s.threads}));
   }
-  const Json j = {{"failed", run.failed}, {"dropped", run.dropped}, {"patterns", std::move(patterns)}};
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  const StoreJson j = {{"failed", run.failed}, {"dropped", run.dropped}, {"patterns", std::move(patterns)}};
+  return j.dump(-1, ' ', false, StoreJson::error_handler_t::replace);
 }
 
 localize::FalconRun decode_falcon_run(const std::string& text) {
   const char* what = "Falcon summary";
-  const Json j = parse(text, what);
+  const StoreJson j = parse(text, what);
   localize::FalconRun run;
   run.failed = get<bool>(j, "failed", what);
   run.dropped = get<std::uint32_t>(j, "dropped", what);
   try {
-    for (const Json& p : j.at("patterns")) {
+    for (const StoreJson& p : j.at("patterns")) {
       localize::FalconSighting s;
       s.id.kind = static_cast<FalconKind>(p.at(0).get<int>());
       s.id.sites = p.at(1).get<std::array<std::uint64_t, 3>>();
@@ -162,28 +162,28 @@ localize::FalconRun decode_falcon_run(const std::string& text) {
       s.threads = p.at(6).get<std::array<std::uint32_t, 2>>();
       run.patterns.push_back(std::move(s));
     }
-  } catch (const Json::exception&) {
+  } catch (const StoreJson::exception&) {
     corrupt(what);
   }
   return run;
 }
 
 std::string encode_spectra_run(const localize::SpectraRun& run) {
-  Json components = Json::array();
+  StoreJson components = StoreJson::array();
   for (const localize::ComponentObservation& c : run.components) {
-    components.push_back(Json::array({c.site, c.call_site, c.entries, c.threads, c.concurrent,
+    components.push_back(StoreJson::array({c.site, c.call_site, c.entries, c.threads, c.concurrent,
                                       c.concurrent_threads, c.first_entry}));
   }
-  return Json{{"failed", run.failed}, {"components", std::move(components)}}.dump();
+  return StoreJson{{"failed", run.failed}, {"components", std::move(components)}}.dump();
 }
 
 localize::SpectraRun decode_spectra_run(const std::string& text) {
   const char* what = "spectra summary";
-  const Json j = parse(text, what);
+  const StoreJson j = parse(text, what);
   localize::SpectraRun run;
   run.failed = get<bool>(j, "failed", what);
   try {
-    for (const Json& c : j.at("components")) {
+    for (const StoreJson& c : j.at("components")) {
       localize::ComponentObservation o;
       o.site = c.at(0).get<std::uint64_t>();
       o.call_site = c.at(1).get<std::uint64_t>();
@@ -194,27 +194,27 @@ localize::SpectraRun decode_spectra_run(const std::string& text) {
       o.first_entry = c.at(6).get<std::uint64_t>();
       run.components.push_back(o);
     }
-  } catch (const Json::exception&) {
+  } catch (const StoreJson::exception&) {
     corrupt(what);
   }
   return run;
 }
 
 std::string encode_spec(const RunSpec& spec) {
-  Json j = {{"strategy", to_string(spec.strategy)},
+  StoreJson j = {{"strategy", to_string(spec.strategy)},
             {"pct_depth", spec.pct_depth},
             {"pct_steps", spec.pct_steps},
             {"spurious_wakeups", spec.spurious_wakeups},
             {"points", static_cast<int>(spec.points)},
             {"max_steps", spec.max_steps}};
-  j["preemption_bound"] = spec.preemption_bound ? Json(*spec.preemption_bound) : Json(nullptr);
+  j["preemption_bound"] = spec.preemption_bound ? StoreJson(*spec.preemption_bound) : StoreJson(nullptr);
   if (!spec.surw_events.empty()) j["surw_events"] = spec.surw_events;
   return j.dump();
 }
 
 RunSpec decode_spec(const std::string& text) {
   const char* what = "strategy";
-  const Json j = parse(text, what);
+  const StoreJson j = parse(text, what);
   RunSpec spec;
   const std::string strategy = get<std::string>(j, "strategy", what);
   // Every strategy a seeds run can use; replay and preemptions never reach the store.

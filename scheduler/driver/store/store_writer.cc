@@ -11,20 +11,20 @@
 namespace ctrlsched::driver {
 namespace {
 
-using Json = nlohmann::json;
+using StoreJson = nlohmann::json;
 
 std::string modules_json(const RecordNames& names) {
-  Json modules = Json::array();
-  for (const RecordNames::Module& m : names.modules()) modules.push_back(Json::array({m.path, m.bias, m.size}));
+  StoreJson modules = StoreJson::array();
+  for (const RecordNames::Module& m : names.modules()) modules.push_back(StoreJson::array({m.path, m.bias, m.size}));
   return modules.dump();
 }
 
 // A portfolio's calibration (runs/portfolio.h): what every stored seed's spec is resolved from.
-Json profile_json(const RunProfile& profile) {
-  return Json{{"pct_steps", profile.steps}, {"surw_events", profile.events}, {"instrumented", profile.instrumented}};
+StoreJson stored_profile_json(const RunProfile& profile) {
+  return StoreJson{{"pct_steps", profile.steps}, {"surw_events", profile.events}, {"instrumented", profile.instrumented}};
 }
 
-RunProfile profile_from(const Json& j) {
+RunProfile stored_profile_from(const StoreJson& j) {
   RunProfile profile;
   profile.steps = j.at("pct_steps").get<std::uint64_t>();
   profile.events = j.at("surw_events").get<std::vector<std::uint32_t>>();
@@ -35,14 +35,14 @@ RunProfile profile_from(const Json& j) {
 }  // namespace
 
 std::string encode_header(const ReportHeader& h) {
-  Json j;
+  StoreJson j;
   j["seed_start"] = h.seed_start;
   j["seeds_requested"] = h.seeds_requested;
-  j["spec"] = Json::parse(encode_spec(h.spec));
+  j["spec"] = StoreJson::parse(encode_spec(h.spec));
   j["pct_steps_calibrated"] = h.pct_steps_calibrated;
   if (h.portfolio) {
-    j["portfolio"] = {{"calibrated", profile_json(h.portfolio->profile)},
-                      {"sync", h.portfolio->sync ? profile_json(*h.portfolio->sync) : Json(nullptr)}};
+    j["portfolio"] = {{"calibrated", stored_profile_json(h.portfolio->profile)},
+                      {"sync", h.portfolio->sync ? stored_profile_json(*h.portfolio->sync) : StoreJson(nullptr)}};
   }
   j["jobs"] = h.jobs;
   j["target"] = h.test.target;
@@ -53,9 +53,9 @@ std::string encode_header(const ReportHeader& h) {
 
 ReportHeader decode_header(const std::string& text) {
   ReportHeader h;
-  const Json j = Json::parse(text, nullptr, false);
+  const StoreJson j = StoreJson::parse(text, nullptr, false);
   try {
-    if (j.is_discarded()) throw Json::other_error::create(0, "not JSON", nullptr);
+    if (j.is_discarded()) throw StoreJson::other_error::create(0, "not JSON", nullptr);
     h.seed_start = j.at("seed_start").get<std::uint64_t>();
     h.seeds_requested = j.at("seeds_requested").get<std::uint64_t>();
     h.spec = decode_spec(j.at("spec").dump());
@@ -63,15 +63,15 @@ ReportHeader decode_header(const std::string& text) {
     if (j.contains("portfolio")) {
       Portfolio portfolio;
       portfolio.base = h.spec;
-      portfolio.profile = profile_from(j.at("portfolio").at("calibrated"));
-      if (const Json& sync = j.at("portfolio").at("sync"); !sync.is_null()) portfolio.sync = profile_from(sync);
+      portfolio.profile = stored_profile_from(j.at("portfolio").at("calibrated"));
+      if (const StoreJson& sync = j.at("portfolio").at("sync"); !sync.is_null()) portfolio.sync = stored_profile_from(sync);
       h.portfolio = std::move(portfolio);
     }
     h.jobs = j.at("jobs").get<unsigned>();
     h.test.target = j.at("target").get<std::string>();
     h.test.args = j.at("args").get<std::vector<std::string>>();
     h.test.replay_options = j.at("replay_options").get<std::vector<std::string>>();
-  } catch (const Json::exception&) {
+  } catch (const StoreJson::exception&) {
     throw DriverError(ExitCode::BadStore, "the store holds a corrupt invocation header");
   }
   return h;

@@ -1,0 +1,35 @@
+# Build time (docs/decisions.md, "Build time"): CI has 2 cores and builds everything from scratch,
+# without ccache. Included last by the top-level CMakeLists.txt, so the targets' own lists stay
+# untouched and every build-time setting is here.
+#
+# Unity builds: most of our compile time is the same headers (nlohmann/json, Catch2, the standard
+# library) parsed again in every file, and the same inline templates compiled again in every
+# object, twice over for the AddressSanitizer+UBSan twins. CMake concatenates a target's sources
+# into batches of CTRLSCHED_UNITY_BATCH files instead. The sources must therefore not clash when
+# compiled together: no two files of a target may give different meanings to one name in an
+# anonymous namespace (or at namespace scope), and no file may leave a macro or a using-directive
+# behind. A file that cannot follow that rule is excluded with SKIP_UNITY_BUILD_INCLUSION below.
+# The programs ctrlsched runs are single-file targets and are not affected.
+option(CTRLSCHED_UNITY "Compile our libraries and test binaries in batches (unity build)" ON)
+set(CTRLSCHED_UNITY_BATCH 12 CACHE STRING "Source files per unity batch")
+
+set(_ctrlsched_unity_targets
+  ctrlsched_core ctrlsched_core_asan
+  ctrlsched_localize ctrlsched_localize_asan
+  ctrlsched_driver_lib ctrlsched_driver_lib_asan
+  ctrlsched_inprocess ctrlsched_inprocess_asan
+  ctrlsched_shim
+)
+if(CTRLSCHED_UNITY)
+  foreach(target IN LISTS _ctrlsched_unity_targets)
+    if(TARGET ${target})
+      set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${CTRLSCHED_UNITY_BATCH})
+    endif()
+  endforeach()
+  # HappensBeforeBuilder (a friend of HappensBefore, so not in an anonymous namespace) holds
+  # anonymous-namespace types; inside a unity file GCC takes the class for a header's and reports
+  # -Wsubobject-linkage. Compiled on its own, as before.
+  set_source_files_properties(${PROJECT_SOURCE_DIR}/localize/trace/happens_before.cc
+    DIRECTORY ${PROJECT_SOURCE_DIR}/localize PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+endif()
+
