@@ -27,7 +27,7 @@
 namespace ctrlsched {
 namespace {
 
-constexpr std::uint64_t kSpuriousWakeupOdds = 8;
+constexpr std::uint64_t kPosSpuriousWakeupOdds = 8;
 
 bool is_access(PendingKind kind) { return kind == PendingKind::Read || kind == PendingKind::Write; }
 
@@ -72,7 +72,7 @@ std::size_t PosStrategy::pick_waiter(WakeKind, std::span<const ThreadId> waiters
   return static_cast<std::size_t>(prng_.below(waiters.size()));
 }
 
-bool PosStrategy::spurious_wakeup(ThreadId) { return prng_.one_in(kSpuriousWakeupOdds); }
+bool PosStrategy::spurious_wakeup(ThreadId) { return prng_.one_in(kPosSpuriousWakeupOdds); }
 
 std::uint64_t PosStrategy::priority(ThreadId tid) const { return tid < kMaxThreads ? priority_[tid] : 0; }
 

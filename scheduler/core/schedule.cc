@@ -6,6 +6,7 @@
 // The count and the hash are checked so a truncated or hand-edited file is caught before it runs.
 #include "ctrlsched/schedule.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "ctrlsched/run_spec.h"
@@ -116,7 +117,14 @@ class ScheduleParser {
     const std::string expected = "expected '" + prefix + "<" + std::string(name) + ">'";
     if (!line) return fail_at_end("unexpected end of file: " + expected);
     if (!line->starts_with(prefix) || line->size() == prefix.size()) return fail(expected);
-    value = std::string(line->substr(prefix.size()));
+    const std::string_view text = line->substr(prefix.size());
+    // Control characters would not survive writing the file again (a '\r' before the newline
+    // is taken as a CRLF line ending), and no handle or hash has one. Found by fuzz_schedule.
+    const auto control = [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; };
+    if (std::any_of(text.begin(), text.end(), control)) {
+      return fail("the " + std::string(name) + " holds a control character");
+    }
+    value = std::string(text);
     return true;
   }
 

@@ -41,7 +41,7 @@
 namespace ctrlsched {
 namespace {
 
-constexpr std::uint64_t kSpuriousWakeupOdds = 8;
+constexpr std::uint64_t kSurwSpuriousWakeupOdds = 8;
 
 bool interesting(PointKind kind) { return kind == PointKind::Sync || kind == PointKind::Access; }
 bool runs_first(PointKind kind) { return kind == PointKind::ThreadStart || kind == PointKind::Create; }
@@ -117,7 +117,7 @@ std::size_t SurwStrategy::pick_waiter(WakeKind, std::span<const ThreadId> waiter
   return waiters.size() - 1;  // unreachable: r < total
 }
 
-bool SurwStrategy::spurious_wakeup(ThreadId) { return prng_.one_in(kSpuriousWakeupOdds); }
+bool SurwStrategy::spurious_wakeup(ThreadId) { return prng_.one_in(kSurwSpuriousWakeupOdds); }
 
 std::unique_ptr<Strategy> make_surw_strategy(std::uint64_t seed, std::span<const std::uint32_t> estimates) {
   return std::make_unique<SurwStrategy>(seed, estimates);

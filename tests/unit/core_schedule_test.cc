@@ -125,6 +125,9 @@ TEST_CASE("every loading error is reported on one line", "[schedule]") {
   CHECK(load_error("ctrlsched-schedule 1\nhash " + hash + "\n") == "line 2: expected 'handle <handle>'");
   CHECK(load_error("ctrlsched-schedule 1\nhandle \n") == "line 2: expected 'handle <handle>'");
   CHECK(load_error("ctrlsched-schedule 1\nhandle 1:random\n") == "unexpected end of file: expected 'hash <hash>'");
+  // A '\r' left inside a field would be read as a CRLF ending once the file is written again.
+  CHECK(load_error("ctrlsched-schedule 1\nhandle pa\x01\r\r\nhash " + hash + "\n") ==
+        "line 2: the handle holds a control character");
   CHECK(load_error("ctrlsched-schedule 1\nhandle 1:random\nhash xyz\ndecisions 2\nS1 S2\n") ==
         "line 3: bad hash 'xyz' (expected 16 hex digits)");
   CHECK(load_error("ctrlsched-schedule 1\nhandle 1:random\nhash " + hash + "\nS1 S2\n") ==
