@@ -14,7 +14,7 @@ bool could_confirm(std::uint64_t n, double baseline) {
 }
 
 // "91.0%": as the localization report prints the baseline.
-std::string percent(double rate) {
+std::string baseline_percent(double rate) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f%%", 100.0 * std::clamp(rate, 0.0, 1.0));
   return text;
@@ -41,10 +41,10 @@ std::string confirmation_power_limit(std::uint64_t completed, double baseline) {
   if (completed < kMinCompletedRuns || could_confirm(completed, baseline)) return "";
   const std::optional<std::uint64_t> least = least_confirming_runs(baseline);
   if (!least) {
-    return "baseline " + percent(baseline) + ": no number of forced runs up to " + std::to_string(kMaxForcedRuns) +
+    return "baseline " + baseline_percent(baseline) + ": no number of forced runs up to " + std::to_string(kMaxForcedRuns) +
            " can confirm";
   }
-  return "baseline " + percent(baseline) + ": " + std::to_string(completed) +
+  return "baseline " + baseline_percent(baseline) + ": " + std::to_string(completed) +
          " completed runs cannot confirm even if all fail (" + std::to_string(*least) + " could)";
 }
 
