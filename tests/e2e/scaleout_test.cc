@@ -158,9 +158,11 @@ TEST_CASE("the fork server changes no result: every example and program, -j1 and
     DYNAMIC_SECTION(kind << " " << name) {
       const std::string target = binary(kind, name);
       // Few seeds (CI time: this matrix is the longest e2e topic) and a short timeout:
-      // busy_forever times out on every seed.
+      // busy_forever times out on every seed. pct, as the test was written: the portfolio's
+      // sync-only seeds leave an instrumented spin loop without scheduling points, and a run
+      // preempted by time (spin_flag_inst's note) is not reproducible with or without the server.
       const std::vector<std::string> common = {"--seeds", kind.starts_with("example") ? "12" : "8", "--timeout", "2",
-                                               "--max-steps", "100000", "--no-save"};
+                                               "--max-steps", "100000", "--no-save", "--strategy", "pct"};
       TempDir dir;
       std::vector<SeedsRun> runs;
       for (const std::vector<std::string>& extra :
