@@ -21,6 +21,10 @@
 //  4. pick_waiter: prng.below(number of waiters); spurious_wakeup: prng.one_in(8), as the random
 //     walk. No lease: every point is a decision.
 //  5. preemptions() counts switches away from an enabled current thread at non-Yield points.
+//  6. At a Yield point (sched_yield, or a spin-wait preempted by time) the current thread is not
+//     chosen while another candidate exists; its priority is drawn afresh at the next point. A
+//     fresh draw alone let a spinning thread win again and again against a low-priority thread
+//     it waited for (spin_flag: thousands of 2 ms preemptions, then a timeout).
 // No allocation after construction, no I/O: it runs inside the preloaded shim.
 #include "pos_strategy.h"
 
@@ -54,9 +58,14 @@ ThreadId PosStrategy::next_thread(const SchedulingPoint& point) {
         stale_[candidate.tid] = false;
       }
     }
+    const bool yielding = point.kind == PointKind::Yield;
+    chosen = nullptr;
     for (const Candidate& candidate : candidates) {
-      if (priority(candidate.tid) > priority(chosen->tid)) chosen = &candidate;
+      if (yielding && candidate.tid == point.current) continue;  // rule 6
+      if (chosen == nullptr || priority(candidate.tid) > priority(chosen->tid)) chosen = &candidate;
     }
+    if (chosen == nullptr) chosen = &candidates.front();
+    if (yielding && point.current < kMaxThreads) stale_[point.current] = true;
     for (const Candidate& other : candidates) {
       if (other.tid != chosen->tid && other.tid < kMaxThreads && pending_events_race(*chosen, other)) {
         priority_[other.tid] = prng_.next();

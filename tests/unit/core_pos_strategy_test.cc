@@ -125,3 +125,19 @@ TEST_CASE("pos: independent events do not dilute a racing order (toy order viola
   CHECK(pos_hits <= kSeeds / 12 * 14 / 10);
   CHECK(random_hits <= 10);
 }
+
+TEST_CASE("pos: a yielding thread is not chosen while another thread can run (rule 6)", "[pos]") {
+  // T1 spin-waits for T0 (each of its turns ends in a yield); whatever the priorities, every yield
+  // hands the turn to T0, and the yielder is drawn afresh at the next point.
+  for (std::uint64_t seed = 0; seed < 200; ++seed) {
+    PosStrategy pos(seed);
+    const std::array<Candidate, 2> candidates = {Candidate{0, false}, Candidate{1, false}};
+    for (std::uint64_t step = 1; step <= 20; ++step) {
+      const SchedulingPoint yield_point{1, true, PointKind::Yield, step, candidates};
+      REQUIRE(pos.next_thread(yield_point) == 0);
+    }
+    // Alone, the yielder runs.
+    const std::array<Candidate, 1> alone = {Candidate{1, false}};
+    CHECK(pos.next_thread(SchedulingPoint{1, true, PointKind::Yield, 21, alone}) == 1);
+  }
+}
