@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "non_preemptive.h"
 #include "recorded_schedule.h"
 
 namespace ctrlsched {
@@ -19,28 +20,10 @@ std::size_t count_decisions(std::span<const std::uint8_t> encoded) {
   return count;
 }
 
+// The current thread goes on while it can; otherwise the non-preemptive switch.
 ThreadId default_choice(const SchedulingPoint& point) {
-  const std::span<const Candidate> candidates = point.candidates;
   if (point.current_enabled && point.kind != PointKind::Yield) return point.current;
-  if (point.current_enabled) {  // a Yield: round robin after the current thread
-    const Candidate* after = nullptr;
-    const Candidate* first = nullptr;
-    for (const Candidate& c : candidates) {
-      if (c.timed_wait || c.tid == point.current) continue;
-      if (!first) first = &c;
-      if (!after && c.tid > point.current) after = &c;
-    }
-    if (after) return after->tid;
-    if (first) return first->tid;
-    for (const Candidate& c : candidates) {
-      if (c.timed_wait) return c.tid;
-    }
-    return point.current;
-  }
-  for (const Candidate& c : candidates) {
-    if (!c.timed_wait) return c.tid;
-  }
-  return candidates.front().tid;
+  return non_preemptive_switch(point);
 }
 
 // Appends entries to the step log area with plain stores; marks it truncated when full.

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "ctrlsched/preemption_schedule.h"
+#include "non_preemptive.h"
 
 namespace ctrlsched {
 
@@ -27,31 +28,6 @@ namespace {
 
 bool has_candidate(std::span<const Candidate> candidates, ThreadId tid) {
   return std::any_of(candidates.begin(), candidates.end(), [&](const Candidate& c) { return c.tid == tid; });
-}
-
-// The non-preemptive default where the current thread cannot or will not continue.
-ThreadId default_switch(const SchedulingPoint& point) {
-  const std::span<const Candidate> candidates = point.candidates;
-  if (point.kind == PointKind::Yield && point.current_enabled) {
-    // Round robin after the current thread, so a yield loop lets every other thread progress.
-    const Candidate* after = nullptr;
-    const Candidate* first = nullptr;
-    for (const Candidate& c : candidates) {
-      if (c.timed_wait || c.tid == point.current) continue;
-      if (!first) first = &c;
-      if (!after && c.tid > point.current) after = &c;
-    }
-    if (after) return after->tid;
-    if (first) return first->tid;
-    for (const Candidate& c : candidates) {
-      if (c.timed_wait) return c.tid;
-    }
-    return point.current;
-  }
-  for (const Candidate& c : candidates) {
-    if (!c.timed_wait) return c.tid;
-  }
-  return candidates.front().tid;
 }
 
 // Where a preemption goes when its target cannot run: the lowest-id other candidate, one that is
@@ -121,7 +97,7 @@ class PreemptionStrategy final : public Strategy {
     }
     const SwitchPoint* entry = find(SwitchKind::Free, point.current, index);
     if (entry && has_candidate(point.candidates, entry->target)) return entry->target;
-    return default_switch(point);
+    return non_preemptive_switch(point);
   }
 
   // The first entry of this kind at (thread, point), if any.
