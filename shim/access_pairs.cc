@@ -2,10 +2,14 @@
 // at the finest level (sites, kinds, threads, iterations) in a fixed-size table in the run record
 // (ctrlsched/access_pairs.h).
 //
-// A location table remembers, per address, the last plain access (thread, site, kind, iteration,
-// access index); an access by another thread where either side is a write is an immediate
-// dependence and is counted as the pair (last → this). The hook runs before the access, so a read
-// that crashes (a NULL dereference) is still seen: its pair is recorded before the fault.
+// A location table remembers, per address, the last write and, per thread, the last read since
+// that write (thread, site, kind, iteration, access index). The pairs are the immediate
+// dependences between threads, as data dependences are defined: a read depends on the last write
+// (W→R); a write depends on the last write (W→W) and on every read since it (R→W, one per other
+// thread, its latest read). A read by a third thread in between does not hide a dependence: in
+// the check-then-act R1 R2 W2 W1, T2's write depends on T1's check (R1→W2) although T2's own
+// check came in between. The hook runs before the access, so a read that crashes (a NULL
+// dereference) is still seen: its pair is recorded before the fault.
 // Accesses to address 0 never reach a collector (the shim drops them), and nothing else can touch
 // that address, so no pair is lost there.
 //
@@ -166,19 +170,50 @@ class AccessPairCollector final : public Collector {
       ++summary_->untracked;
       return;
     }
-    LastAccess& last = location->value;
-    if (last.seen && last.side.thread != now.thread && (last.side.write || now.write))
-      count_pair(last.side, now, e.address);
-    last.seen = true;
-    last.side = now;
+    LocationState& state = location->value;
+    if (plain == PlainAccess::None) {
+      // Every two operations of different threads in a row on a sync object are a pair.
+      if (state.has_write && state.last_write.thread != now.thread) count_pair(state.last_write, now, e.address);
+      state.has_write = true;
+      state.last_write = now;
+      return;
+    }
+    if (!now.write) {
+      if (state.has_write && state.last_write.thread != now.thread) count_pair(state.last_write, now, e.address);
+      state.remember_read(now);
+      return;
+    }
+    if (state.has_write && state.last_write.thread != now.thread) count_pair(state.last_write, now, e.address);
+    for (std::uint32_t i = 0; i < state.readers; ++i) {
+      if (state.reads[i].thread != now.thread) count_pair(state.reads[i], now, e.address);
+    }
+    state.readers = 0;
+    state.has_write = true;
+    state.last_write = now;
   }
 
  private:
-  struct LastAccess {
-    Side side;
-    bool seen;  // false until the location's first access
+  // Per location: the last write (for a sync object, the last operation) and the reads since it,
+  // the latest of each thread, in program order (the oldest is dropped when more threads read).
+  struct LocationState {
+    static constexpr std::uint32_t kReaders = 4;
+    Side last_write;
+    Side reads[kReaders];
+    std::uint8_t readers;
+    bool has_write;
+
+    void remember_read(const Side& read) {
+      std::uint32_t i = 0;
+      while (i < readers && reads[i].thread != read.thread) ++i;
+      if (i == readers && readers == kReaders) i = 0;  // full: the oldest thread's read goes
+      if (i < readers) {
+        for (std::uint32_t j = i + 1; j < readers; ++j) reads[j - 1] = reads[j];
+        --readers;
+      }
+      reads[readers++] = read;
+    }
   };
-  using Locations = AddressTable<LastAccess>;
+  using Locations = AddressTable<LocationState>;
   static constexpr std::uint32_t kLocations = 1u << 16;  // power of two, holds kLocations / 2
   static constexpr std::uint32_t kPairSlots = 2 * kMaxAccessPairs;  // power of two
   // Sync objects are keyed apart from data (a thread id names a create/join location).

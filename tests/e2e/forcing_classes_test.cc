@@ -10,6 +10,8 @@
 // `confirmed`; an order that cannot happen is `unrealized`, with the step that never happened.
 #include <catch2/catch.hpp>
 
+#include <functional>
+
 #include <algorithm>
 
 #include <fstream>
@@ -74,9 +76,11 @@ const Json& forced_pattern(const Localized& r, const std::string& kind, const st
   throw std::logic_error("unreachable");
 }
 
-// The true pattern is confirmed with its evidence; every other forced pattern is not confirmed.
+// The true pattern is confirmed with its evidence; every other forced pattern is not confirmed,
+// unless `also_true` accepts it (another order of the cause's own lines).
 void check_true_pattern(const Localized& r, const std::string& kind, const std::string& file,
-                        const std::vector<int>& lines) {
+                        const std::vector<int>& lines,
+                        const std::function<bool(const Json&)>& also_true = [](const Json&) { return false; }) {
   INFO(r.run.process.out);
   REQUIRE(r.run.process.exit_code == 1);
   const Json& truth = forced_pattern(r, kind, file, lines);
@@ -87,7 +91,7 @@ void check_true_pattern(const Localized& r, const std::string& kind, const std::
   CHECK(c.at("failed").get<int>() * 2 >= c.at("completed").get<int>());
   CHECK(c.at("test").at("p_above_baseline").get<double>() < drv::kVerdictAlpha);
   for (const Json& p : r.patterns()) {
-    if (&p == &truth || !p.contains("confirmation")) continue;
+    if (&p == &truth || !p.contains("confirmation") || also_true(p)) continue;
     INFO("other pattern: " << p.dump());
     CHECK(p.at("confirmation").at("verdict") != "confirmed");
   }
@@ -113,10 +117,15 @@ TEST_CASE("forcing classes: a pattern in a loop is forced at the failing iterati
   const int check = line_of(file, "if (flight.seats_left > 0) {");
   const int take = line_of(file, "flight.seats_left--;");
   TempDir dir;
-  // Falcon ranks the check-then-act low (its window drops the check read that the same thread's
-  // decrement follows), so force the top 6.
-  const Localized r = localize(dir, "force_loop_seats", "200", {"--top", "6"});
-  check_true_pattern(r, "R1-W2-W1", file, {check, take, take});
+  // Falcon ranks the check-then-act below the decrements' own patterns (the early iterations'
+  // checks are followed by the other agent's decrement in passing runs too, while a seat is
+  // left), so force the top 8. The check, the other's decrement, then T1's re-read of the count
+  // (R1-W2-R1), or its first two steps (R1-W2), are the same check-then-act: orders of the
+  // cause's own lines that start at the stale check.
+  const Localized r = localize(dir, "force_loop_seats", "200", {"--top", "8"});
+  check_true_pattern(r, "R1-W2-W1", file, {check, take, take}, [&](const Json& p) {
+    return pattern_is(p, "R1-W2-R1", file, {check, take, take}) || pattern_is(p, "R1-W2", file, {check, take});
+  });
 }
 
 TEST_CASE("forcing classes: a partner created after the first step, among three workers", "[forcing-classes]") {

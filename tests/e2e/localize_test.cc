@@ -74,17 +74,15 @@ struct Expected {
 
 TEST_CASE("localize: the true pattern is Falcon's rank 1 and confirmed; a wrong candidate is not", "[localize]") {
   const std::vector<Expected> expected = {
-      // Locon's first pair W@28→W@28 (T2's store, then T1's stale one) is a step of the true
-      // pattern; bound to the reference run's threads it fails 14/20, but the two stores the other
-      // way round fail 8/20, not significantly less (docs/forcing.md, "The counterfactual
-      // control"): the stale read, not the order of the stores, loses the update. Inconclusive.
+      // Locon's first pair R@28→W@28 (T1 reads the counter, T2 stores before T1 does) is the
+      // stale read of the lost update: a write depends on the other thread's read since the last
+      // write (shim/access_pairs.cc). Forced it fails 20/20, the opposite order 0/20: confirmed.
       // Falcon's wrong W1-R2 (store, then the assertion's read) is refuted at the baseline.
-      {"lost_update", "I", true, false, true},
-      // Locon's first pair W@30→R@30 (T2's withdrawal, then T1's read of the balance it had
-      // checked) happens only in failing runs, but both sides are on line 30: by the truth rule's
-      // "all of the cause's lines or at least two of them" it is the act, not the stale check at
-      // line 26 that makes the bug, so it is not the cause.
-      {"check_then_act", "I", true, false, true, false},
+      {"lost_update", "I", true, true, true},
+      // Locon's first pair R@26→W@30: T1's check of the balance, then T2's withdrawal, although
+      // T2's own check came between them. It spans the check and the act, the cause's two lines.
+      // (Before pairs were data dependences it was the act alone, W@30→R@30, not the cause.)
+      {"check_then_act", "I", true, true, true, true},
       {"order_violation", "II", false, true, true},
       {"bandwidth_order", "II", false, true, true},
   };

@@ -34,6 +34,18 @@ locon::RunPairs pairs_of(const Json& run) {
   return result;
 }
 
+// Only the memory accesses' pairs: what the driver's Locon tries first for an assertion.
+locon::RunPairs memory_pairs_of(const Json& run) {
+  locon::RunPairs all = pairs_of(run), memory;
+  std::size_t i = 0;
+  for (const Json& p : run.at("access_pairs").at("pairs")) {
+    const char head = p.at("head").get<std::string>().front(), tail = p.at("tail").get<std::string>().front();
+    if ((head == 'R' || head == 'W') && (tail == 'R' || tail == 'W')) memory.pairs.push_back(all.pairs[i]);
+    ++i;
+  }
+  return memory;
+}
+
 // The raw site of a pair side whose text names `file_line` ("bandwidth_order.c:36").
 std::optional<std::uint64_t> site_named(const Json& runs, const std::string& file_line) {
   for (const Json& run : runs)
@@ -139,4 +151,40 @@ TEST_CASE("Locon: Figure 4 as a program, every failure localized to both variabl
   INFO(summary);
   CHECK(by_procedure.count("III/loop") == 1);
   CHECK(by_procedure.count("II/pc") == 1);
+}
+
+// Pairs are data dependences, not just adjacent accesses: in check_then_act's failing order
+// (T1 checks at line 26, T2 checks, T2 subtracts at 30, T1 subtracts) T2's write depends on T1's
+// check although T2's own check came in between. So the first pair only failing runs have is the
+// stale check before the other withdrawal, R@26 → W@30, ahead of the act W@30 → R@30.
+TEST_CASE("Locon: a write depends on every other thread's read since the last write", "[locon]") {
+  TempDir dir;
+  const SeedsRun r = run_seeds(dir, binary("example_inst", "check_then_act"),
+                               {"--seeds", "60", "-j2", "--strategy", "pct", "--access-pairs", "--no-save"});
+  INFO(r.describe());
+  REQUIRE(r.json.is_object());
+  REQUIRE(r.failures() > 0);
+  std::vector<locon::RunPairs> passing;
+  for (const Json& run : r.runs())
+    if (run.at("kind") == "pass") passing.push_back(memory_pairs_of(run));
+  REQUIRE(passing.size() >= 5);
+  const auto check = site_named(r.runs(), "check_then_act.c:26");
+  const auto act = site_named(r.runs(), "check_then_act.c:30");
+  REQUIRE((check && act));
+
+  std::uint64_t localized = 0;
+  for (const Json& run : r.runs()) {
+    if (run.at("kind") == "pass") continue;
+    INFO("seed " << run.at("seed") << ": " << run.at("access_pairs").dump());
+    const std::vector<locon::Finding> findings = locon::localize(memory_pairs_of(run), passing);
+    REQUIRE_FALSE(findings.empty());
+    const locon::PairKey& first = findings.front().pairs.front();
+    CHECK(findings.front().procedure == locon::Procedure::I);
+    CHECK(first.head.site == *check);
+    CHECK_FALSE(first.head.write);
+    CHECK(first.tail.site == *act);
+    CHECK(first.tail.write);
+    ++localized;
+  }
+  CHECK(localized == r.failures());
 }

@@ -2,8 +2,10 @@
 // the run record (at kSummaryOffset) while the run happens.
 //
 // An access pair (Locon) is an immediate dependence between two accesses of different threads to
-// one memory location, at least one of them a write: R→W, W→R or W→W. "Immediate" means the tail
-// is the next access to that location after the head. Memory grows with locations and distinct
+// one memory location, at least one of them a write: R→W, W→R or W→W. "Immediate" is meant as
+// data dependences are: a read depends on the last write before it, a write on the last write and
+// on the reads since then (the latest read of each thread); reads in between do not break a
+// dependence. For sync objects the tail is the next operation on the object. Memory grows with locations and distinct
 // pairs, not with accesses (Falcon's point): both tables have fixed capacity, and what does not
 // fit is counted, not stored.
 //

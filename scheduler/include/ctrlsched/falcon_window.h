@@ -19,6 +19,18 @@
 // drain() extracts and slides until the window is empty: the end of a run (or a crash) does not
 // lose the patterns of a window that never filled up.
 //
+// Adjacent accesses (our extension, docs/localization.md "Falcon patterns"): a slot stands for a
+// run of one thread's accesses, and the paper's representative (the last write, else the last
+// read) is not always the access next to the other thread's. A thread that writes and then reads
+// (a loop's store, then the next iteration's load) keeps the write, so the lost update R1-W2-W1
+// shows as the serializable W1-W2-W1; a thread that reads and then writes (a check, then the
+// decrement) keeps the write, and a thread that reads twice keeps the later read, so which of
+// its accesses came right after the other thread's is lost. So a memory slot also remembers its
+// first and its latest access, and extraction reports, beside the paper's pattern, the patterns
+// whose first access is the oldest slot's latest one and/or whose last access is the later
+// slot's first one, where those are at other sites (the middle stays the representative). Each
+// is reported only if it is a pattern of Table 1 or 2. Sync windows keep the paper's rule alone.
+//
 // Sync objects (ctrlsched/sync_ops.h) get windows too, over their sync operations (all
 // write-like, so a thread's later operation replaces its earlier one in the last slot): every
 // triple (0, j, k) is a SyncTriple and the pair, when no triple was found, a SyncPair; the
@@ -120,15 +132,20 @@ class FalconWindow {
 
   std::uint32_t capacity() const { return capacity_; }
   std::uint32_t size() const { return used_; }
-  const FalconAccess& slot(std::uint32_t i) const { return slots_[i]; }
+  // The paper's slot content: the run's last write, else its last read.
+  const FalconAccess& slot(std::uint32_t i) const { return slots_[i].representative; }
+  // The first and the last access of the run of one thread's accesses the slot stands for.
+  const FalconAccess& first_in_slot(std::uint32_t i) const { return slots_[i].first; }
+  const FalconAccess& last_in_slot(std::uint32_t i) const { return slots_[i].last; }
 
   // Algorithm 1 for one access; `emit(const FalconHit&)` receives what a full window yields.
   template <class Emit>
   void add(const FalconAccess& access, Emit&& emit) {
     if (used_ != 0) {
-      FalconAccess& last = slots_[used_ - 1];
-      if (last.thread == access.thread) {
-        if (access.write || !last.write) last = access;
+      Slot& last = slots_[used_ - 1];
+      if (last.representative.thread == access.thread) {
+        if (access.write || !last.representative.write) last.representative = access;
+        last.last = access;
         return;
       }
       if (used_ == capacity_) {
@@ -136,7 +153,7 @@ class FalconWindow {
         slide();
       }
     }
-    slots_[used_++] = access;
+    slots_[used_++] = Slot{access, access, access};
   }
 
   // End of the run: every slot gets its turn as the oldest one.
@@ -152,33 +169,66 @@ class FalconWindow {
   template <class Emit>
   void extract(Emit&& emit) const {
     if (used_ < 2) return;
-    const FalconAccess& first = slots_[0];
+    const Slot& first = slots_[0];
     std::uint32_t next_local = 1;
-    while (next_local < used_ && slots_[next_local].thread != first.thread) ++next_local;
+    while (next_local < used_ && slots_[next_local].representative.thread != first.representative.thread) ++next_local;
     bool found_triple = false;
-    const bool sync = first.op != 0;  // a sync object's window holds sync operations only
+    const bool sync = first.representative.op != 0;  // a sync object's window holds sync operations only
     if (next_local < used_) {
-      const FalconAccess& last = slots_[next_local];
+      const Slot& last = slots_[next_local];
       for (std::uint32_t j = 1; j < next_local; ++j) {
-        const int kind = sync ? static_cast<int>(FalconKind::SyncTriple)
-                              : falcon_triple_kind(first.write, slots_[j].write, last.write);
-        if (kind < 0) continue;
-        emit(FalconHit{static_cast<FalconKind>(kind), {first, slots_[j], last}});
-        found_triple = true;
+        const FalconAccess& middle = slots_[j].representative;
+        if (sync) {
+          emit(FalconHit{FalconKind::SyncTriple, {first.representative, middle, last.representative}});
+          found_triple = true;
+          continue;
+        }
+        for_each_end(first, last, [&](const FalconAccess& a, const FalconAccess& b) {
+          const int kind = falcon_triple_kind(a.write, middle.write, b.write);
+          if (kind < 0) return;
+          emit(FalconHit{static_cast<FalconKind>(kind), {a, middle, b}});
+          found_triple = true;
+        });
       }
     }
-    if (found_triple || slots_[1].thread == first.thread) return;
-    const int kind = sync ? static_cast<int>(FalconKind::SyncPair) : falcon_pair_kind(first.write, slots_[1].write);
-    if (kind >= 0) emit(FalconHit{static_cast<FalconKind>(kind), {first, slots_[1], {}}});
+    if (found_triple || slots_[1].representative.thread == first.representative.thread) return;
+    if (sync) {
+      emit(FalconHit{FalconKind::SyncPair, {first.representative, slots_[1].representative, {}}});
+      return;
+    }
+    for_each_end(first, slots_[1], [&](const FalconAccess& a, const FalconAccess& b) {
+      const int kind = falcon_pair_kind(a.write, b.write);
+      if (kind >= 0) emit(FalconHit{static_cast<FalconKind>(kind), {a, b, {}}});
+    });
   }
 
  private:
+  struct Slot {
+    FalconAccess representative;  // the paper's: the last write, else the last read
+    FalconAccess first;           // the first access of this run of the thread's accesses
+    FalconAccess last;            // its latest access
+  };
+
+  // The first and last access of a pattern: the paper's (the representatives) first, then with
+  // the earlier slot's latest access and/or the later slot's first access where those are at
+  // other sites. At the same site they are the read and the write of one read-modify-write
+  // statement, which the paper's pattern already names (Figure 1's `x = x + 1`).
+  template <class Fn>
+  static void for_each_end(const Slot& earlier, const Slot& later, Fn&& fn) {
+    const bool latest_differs = earlier.last.site != earlier.representative.site;
+    const bool first_differs = later.first.site != later.representative.site;
+    fn(earlier.representative, later.representative);
+    if (first_differs) fn(earlier.representative, later.first);
+    if (latest_differs) fn(earlier.last, later.representative);
+    if (latest_differs && first_differs) fn(earlier.last, later.first);
+  }
+
   void slide() {
     for (std::uint32_t i = 1; i < used_; ++i) slots_[i - 1] = slots_[i];
     --used_;
   }
 
-  FalconAccess slots_[kMaxFalconWindow];
+  Slot slots_[kMaxFalconWindow];
   std::uint8_t used_;
   std::uint8_t capacity_;
 };
