@@ -8,10 +8,10 @@
 // (W→R); a write depends on the last write (W→W) and on every read since it (R→W, one per other
 // thread, its latest read). A read by a third thread in between does not hide a dependence: in
 // the check-then-act R1 R2 W2 W1, T2's write depends on T1's check (R1→W2) although T2's own
-// check came in between. The hook runs before the access, so a read that crashes (a NULL
-// dereference) is still seen: its pair is recorded before the fault.
-// Accesses to address 0 never reach a collector (the shim drops them), and nothing else can touch
-// that address, so no pair is lost there.
+// check came in between. The hook runs before the access, so a read that crashes on a valid
+// address is still seen: its pair is recorded before the fault. A read through a NULL pointer (an
+// address in the zero page) is no shared access (ctrlsched/plain_access.h): nothing else can
+// touch that address, so no pair is lost there.
 //
 // Iterations: per thread, a stack of function activations (FuncEntry/FuncExit events), each with
 // a small table counting how often a site ran in that activation (a new activation number makes

@@ -8,7 +8,9 @@
 // (plain_access_kind: a load reads, a store or read-modify-write writes). Sync operations
 // (lock, unlock, signal, wait, ...: ctrlsched/sync_ops.h) are accesses to their sync object,
 // which gets a window of its own: they form sync-pair / sync-triple patterns. At the end of the run (on_run_end) every window is drained, in the order the
-// locations were first accessed, so short streams are not lost.
+// locations were first accessed, so short streams are not lost. Every distinct access (site,
+// location, read or write) and sync operation the run executes is also kept in a fixed table,
+// whether it forms a pattern or not.
 #include "falcon_collector.h"
 
 #include <sys/mman.h>
@@ -30,13 +32,16 @@ class FalconCollector final : public Collector {
  public:
   bool start(RunRecord* record) {
     const std::size_t order_bytes = sizeof(Locations::Entry*) * (kLocations / 2);
-    const std::size_t bytes = Locations::bytes(kLocations) + order_bytes + IndexTable::bytes(kPatternSlots);
+    const std::size_t bytes =
+        Locations::bytes(kLocations) + order_bytes + IndexTable::bytes(kPatternSlots) + IndexTable::bytes(kExecutedSlots);
     void* mem = map_optional(OptionalMap::Falcon, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
     if (mem == MAP_FAILED) return false;
     auto* bytes_at = static_cast<std::uint8_t*>(mem);
     locations_.attach(bytes_at, kLocations);
     order_ = reinterpret_cast<Locations::Entry**>(bytes_at + Locations::bytes(kLocations));
     patterns_.attach(bytes_at + Locations::bytes(kLocations) + order_bytes, kPatternSlots);
+    executed_.attach(bytes_at + Locations::bytes(kLocations) + order_bytes + IndexTable::bytes(kPatternSlots),
+                     kExecutedSlots);
     window_size_ = falcon_window_size(record->config.falcon_window);
     summary_ = new (reinterpret_cast<std::uint8_t*>(record) + kFalconOffset) FalconPatternSummary{};
     summary_->capacity = kMaxFalconPatterns;
@@ -59,6 +64,7 @@ class FalconCollector final : public Collector {
       key |= kSyncLocation;
     }
     ++summary_->accesses;
+    count_executed(e.site, e.address, access.op != 0 ? ExecutedKind::Sync : access.write ? ExecutedKind::Write : ExecutedKind::Read);
     auto* location = locations_.find_or_insert(key, [this](Locations::Entry& added) {
       order_[summary_->locations++] = &added;
       added.value.reset(window_size_);
@@ -84,8 +90,24 @@ class FalconCollector final : public Collector {
   using Locations = AddressTable<FalconWindow>;
   static constexpr std::uint32_t kLocations = 1u << 16;  // power of two, holds kLocations / 2
   static constexpr std::uint32_t kPatternSlots = 2 * kMaxFalconPatterns;  // power of two
+  static constexpr std::uint32_t kExecutedSlots = 2 * kMaxFalconAccesses;  // power of two
   // Sync objects' windows are keyed apart from data (a thread id names a create/join location).
   static constexpr std::uint64_t kSyncLocation = std::uint64_t{1} << 63;
+
+  void count_executed(std::uint64_t site, std::uint64_t location, ExecutedKind kind) {
+    const auto kind_byte = static_cast<std::uint8_t>(kind);
+    const IndexTable::Lookup found = executed_.find_or_insert(
+        site * 31 + location * 7 + kind_byte, summary_->executed_used,
+        [&](std::int32_t index) {
+          const FalconExecutedAccess& a = summary_->executed[index];
+          return a.site == site && a.location == location && a.kind == kind_byte;
+        },
+        [&](std::int32_t index) { summary_->executed[index] = FalconExecutedAccess{site, location, 1, kind_byte, {}}; });
+    if (found.index < 0)
+      ++summary_->executed_dropped;
+    else if (!found.inserted && summary_->executed[found.index].executions != 0xffffffffu)
+      ++summary_->executed[found.index].executions;
+  }
 
   void count(const FalconHit& hit) {
     const std::uint64_t sites[3] = {hit.accesses[0].site, hit.accesses[1].site,
@@ -123,6 +145,7 @@ class FalconCollector final : public Collector {
   Locations locations_;
   Locations::Entry** order_ = nullptr;  // locations in first-access order
   IndexTable patterns_;
+  IndexTable executed_;
   FalconPatternSummary* summary_ = nullptr;
   std::uint32_t window_size_ = kDefaultFalconWindow;
   std::uint64_t current_ = 0;  // the location whose window is extracting

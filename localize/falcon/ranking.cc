@@ -74,6 +74,7 @@ FalconRanking rank_falcon(std::span<const FalconRun> runs, FalconScore score, bo
       // The example comes from the first failing run, else from the first run.
       if (fresh || (run.failed && p.failed == 0)) p.example = s;
       (run.failed ? p.failed : p.passed) += 1;
+      if (run.failed && s.cut_short) ++p.failed_cut_short;
       p.occurrences += s.count;
     }
   }

@@ -82,9 +82,14 @@ TEST_CASE("localize: the true pattern is Falcon's rank 1 and confirmed; a wrong 
       // Locon's first pair R@26→W@30: T1's check of the balance, then T2's withdrawal, although
       // T2's own check came between them. It spans the check and the act, the cause's two lines.
       // (Before pairs were data dependences it was the act alone, W@30→R@30, not the cause.)
-      {"check_then_act", "I", true, true, true, true},
-      {"order_violation", "II", false, true, true},
-      {"bandwidth_order", "II", false, true, true},
+      // Falcon's top 3 are the check-then-act seen at the act's load and at its store (both
+      // true) and the act alone, W1-R2 30→30 (wrong, unrealized): no wrong candidate is refuted.
+      {"check_then_act", "I", true, true, false, true},
+      // The failing read crashes before the write: the one failing run of Locon's data set has
+      // R1-W2 only as an order its end cut short (docs/localization.md), which Falcon now ranks
+      // first there too.
+      {"order_violation", "II", true, true, true},
+      {"bandwidth_order", "II", true, true, true},
   };
   for (const Expected& e : expected) {
     DYNAMIC_SECTION(e.example) {

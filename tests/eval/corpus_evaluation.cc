@@ -454,6 +454,7 @@ int evaluate_corpus(const CorpusSettings& s, std::ostream& out) {
   std::sort(sources.begin(), sources.end());
   const std::vector<std::string> only = split_names(s.only);
   Truth truth;
+  truth.set_strict_only(s.strict_truth);
   std::vector<ProgramTruth> programs;
   for (const auto& path : sources) {
     const std::string name = path.stem().string();

@@ -21,6 +21,9 @@ struct CorpusSettings {
   // Judge the reports already in `work` (from an earlier run with the same seeds) instead of
   // running ctrlsched again: for a changed truth header, or a subset of an earlier run.
   bool reuse_reports = false;
+  // Judge by truth.h's strict rule only: a report's sides must be a run of a cause, with no
+  // further side on the cause's lines (Truth::set_strict_only).
+  bool strict_truth = false;
 };
 
 // Returns the process exit status: 0, or 2 for a bad corpus (unreadable, malformed header).

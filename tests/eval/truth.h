@@ -257,28 +257,50 @@ class Truth {
   // the run's source lines are all of the cause's lines or at least two of them: tas_spinlock's
   // two stores at line 17 are a step of its interleaving, but the check at line 16 that makes it
   // a bug is not in them.
+  //
+  // A report that says more than a cause is true as well when a contiguous run of its sides (at
+  // least two) is true by the rule above and each of its other sides is on one of that cause's
+  // lines, and the report's sides alternate threads: it names the cause's own source lines, as the
+  // issue defines a true cause, and adds a step of the same interleaving (lazy_pool's R1-W2-W1 31→33→33, the check, the other thread's
+  // set and its own second set of the flag, for the cause R1@31 W2@33). docs/evaluation.md gives
+  // the summary rows under both readings ("extended" and "strict").
   bool is_true(const std::string& example, const std::vector<ReportedSide>& sides, const std::string& location) const {
-    if (sides.size() < 2) return false;
-    for (const ReportedSide& side : sides) {
-      if (side.file.rfind(example + ".", 0) != 0) return false;
+    if (is_true_strict(example, sides, location)) return true;
+    if (strict_only_ || sides.size() < 3) return false;
+    // An interleaving's steps alternate threads; two steps of one thread in a row are not one.
+    for (std::size_t i = 1; i < sides.size(); ++i) {
+      if (sides[i].role == sides[i - 1].role) return false;
     }
-    std::set<int> lines;
-    for (const ReportedSide& side : sides) lines.insert(side.line);
-    for (const TruthPattern& pattern : patterns(example)) {
-      std::set<int> cause_lines;
-      for (const TruthSide& side : pattern.sides) cause_lines.insert(side.line);
-      if (lines.size() < 2 && lines != cause_lines) continue;
-      if (matches_run_of(pattern, pattern.sides, sides, location)) return true;
-      for (const std::string& object : objects_of(pattern)) {
-        std::vector<TruthSide> projection;
-        for (const TruthSide& side : pattern.sides) {
-          if (side.object == object) projection.push_back(side);
+    for (std::size_t length = sides.size() - 1; length >= 2; --length) {
+      for (std::size_t start = 0; start + length <= sides.size(); ++start) {
+        const std::vector<ReportedSide> run(sides.begin() + static_cast<std::ptrdiff_t>(start),
+                                            sides.begin() + static_cast<std::ptrdiff_t>(start + length));
+        for (const TruthPattern& pattern : patterns(example)) {
+          if (!is_true_for(example, pattern, run, location)) continue;
+          std::set<int> cause_lines;
+          for (const TruthSide& side : pattern.sides) cause_lines.insert(side.line);
+          bool others_on_cause_lines = true;
+          for (std::size_t i = 0; i < sides.size(); ++i) {
+            if (i >= start && i < start + length) continue;
+            others_on_cause_lines = others_on_cause_lines && cause_lines.contains(sides[i].line);
+          }
+          if (others_on_cause_lines) return true;
         }
-        if (matches_run_of(pattern, projection, sides, location)) return true;
       }
     }
     return false;
   }
+
+  // The rule without the extension above (a report's sides must be a run of a cause).
+  bool is_true_strict(const std::string& example, const std::vector<ReportedSide>& sides, const std::string& location) const {
+    for (const TruthPattern& pattern : patterns(example)) {
+      if (is_true_for(example, pattern, sides, location)) return true;
+    }
+    return false;
+  }
+
+  // Judge by the strict rule only (ctrlsched_evaluate --strict-truth).
+  void set_strict_only(bool strict) { strict_only_ = strict; }
 
   // One thread of a reported lock-order cycle (the report's `lock_cycle.threads[]`): the lock it
   // holds and where it took it, the lock it waits for (held by the next thread) and where.
@@ -327,6 +349,28 @@ class Truth {
   }
 
  private:
+
+  bool is_true_for(const std::string& example, const TruthPattern& pattern, const std::vector<ReportedSide>& sides,
+                   const std::string& location) const {
+    if (sides.size() < 2) return false;
+    for (const ReportedSide& side : sides) {
+      if (side.file.rfind(example + ".", 0) != 0) return false;
+    }
+    std::set<int> lines;
+    for (const ReportedSide& side : sides) lines.insert(side.line);
+    std::set<int> cause_lines;
+    for (const TruthSide& side : pattern.sides) cause_lines.insert(side.line);
+    if (lines.size() < 2 && lines != cause_lines) return false;
+    if (matches_run_of(pattern, pattern.sides, sides, location)) return true;
+    for (const std::string& object : objects_of(pattern)) {
+      std::vector<TruthSide> projection;
+      for (const TruthSide& side : pattern.sides) {
+        if (side.object == object) projection.push_back(side);
+      }
+      if (matches_run_of(pattern, projection, sides, location)) return true;
+    }
+    return false;
+  }
 
   static bool names_variable(const TruthPattern& pattern, const std::string& location) {
     const std::string name = without_offset(location);
@@ -420,6 +464,7 @@ class Truth {
 
   std::map<std::string, std::vector<TruthPattern>> patterns_;
   std::vector<std::string> order_;
+  bool strict_only_ = false;
 };
 
 }  // namespace ctrlsched::eval

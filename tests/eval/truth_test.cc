@@ -138,9 +138,16 @@ TEST_CASE("truth: causes without objects are judged as before", "[truth]") {
   CHECK_FALSE(truth.is_true("bank", {side("R", 1, f, 23), side("W", 2, f, 23)}, "other"));
   CHECK_FALSE(truth.is_true("bank", {side("R", 1, f, 23), side("W", 1, f, 23)}, "accounts"));
   // Unmarked causes need contiguous runs: a three-thread cause's first and last side are not one.
-  const Truth three = program("log3", "// ctrlsched-truth: class=lost_update fails=assertion\n"
-                                      "// ctrlsched-truth: cause g_log R1@20 W2@20 W3@20 W1@20\n");
-  CHECK_FALSE(three.is_true("log3", {side("R", 1, "log3.c", 20), side("W", 2, "log3.c", 20), side("W", 1, "log3.c", 20)}, "g_log"));
+  // By the extension (a run of the cause plus sides on its lines) T1's read, T2's write and T1's
+  // write are true: that is the two-thread lost update inside the three-thread one.
+  Truth three = program("log3", "// ctrlsched-truth: class=lost_update fails=assertion\n"
+                                "// ctrlsched-truth: cause g_log R1@20 W2@20 W3@20 W1@20\n");
+  const std::vector<ReportedSide> skips_t3 = {side("R", 1, "log3.c", 20), side("W", 2, "log3.c", 20), side("W", 1, "log3.c", 20)};
+  CHECK_FALSE(three.is_true_strict("log3", skips_t3, "g_log"));
+  CHECK(three.is_true("log3", skips_t3, "g_log"));
+  three.set_strict_only(true);
+  CHECK_FALSE(three.is_true("log3", skips_t3, "g_log"));
+  three.set_strict_only(false);
   CHECK(three.is_true("log3", {side("W", 1, "log3.c", 20), side("W", 2, "log3.c", 20), side("W", 3, "log3.c", 20)}, "g_log"));
 }
 
@@ -231,4 +238,20 @@ TEST_CASE("a true run covers the cause's source lines, or at least two of them")
   const Truth bank = program("bank", "// ctrlsched-truth: class=lost_update fails=assertion\n"
                                      "// ctrlsched-truth: cause accounts R1@23 W2@23 W1@23\n");
   CHECK(bank.is_true("bank", {side("W", 1, "bank.c", 23), side("W", 2, "bank.c", 23)}, "accounts"));
+}
+
+TEST_CASE("a report that says more: a run of the cause, its other sides on the cause's lines") {
+  const Truth pool = program("lazy_pool", "// ctrlsched-truth: class=check_then_act fails=assertion\n"
+                                          "// ctrlsched-truth: cause g_pool_ready R1@31 W2@33\n");
+  const std::string f = "lazy_pool.c";
+  // The check, the other thread's set, its own second set: the cause and one more step on line 33.
+  const std::vector<ReportedSide> says_more = {side("R", 1, f, 31), side("W", 2, f, 33), side("W", 1, f, 33)};
+  CHECK_FALSE(pool.is_true_strict("lazy_pool", says_more, "g_pool_ready"));
+  CHECK(pool.is_true("lazy_pool", says_more, "g_pool_ready"));
+  // A side on another line is not the cause's.
+  CHECK_FALSE(pool.is_true("lazy_pool", {side("R", 1, f, 31), side("W", 2, f, 33), side("W", 1, f, 35)}, "g_pool_ready"));
+  // Nor is a run that is not true itself: the two sets alone lack the check.
+  CHECK_FALSE(pool.is_true("lazy_pool", {side("W", 1, f, 33), side("W", 2, f, 33), side("W", 1, f, 33)}, "g_pool_ready"));
+  // Nor a wrong location.
+  CHECK_FALSE(pool.is_true("lazy_pool", says_more, "g_pool"));
 }

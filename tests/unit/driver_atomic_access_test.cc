@@ -16,6 +16,10 @@ TEST_CASE("plain accesses: atomic operations are reads and writes of the analyse
   CHECK(plain_access_kind(EventKind::AtomicRmw, 0x1000) == PlainAccess::Write);
   CHECK(plain_access_kind(EventKind::AtomicRmw, 0) == PlainAccess::None);  // a fence
   CHECK(plain_access_kind(EventKind::FuncEntry) == PlainAccess::None);
+  // Through a NULL pointer: the zero page is no location another thread could access.
+  CHECK(plain_access_kind(EventKind::Read, 4) == PlainAccess::None);
+  CHECK(plain_access_kind(EventKind::Write, 0xff8) == PlainAccess::None);
+  CHECK(plain_access_kind(EventKind::Read, 0x1000) == PlainAccess::Read);
 }
 
 TEST_CASE("symbolizer: toolchain headers are walked out of", "[atomics]") {

@@ -4,6 +4,7 @@
 
 #include "localize/confirm.h"
 
+using namespace ctrlsched;
 using namespace ctrlsched::driver;
 
 namespace {
@@ -109,4 +110,42 @@ TEST_CASE("confirm: a pattern whose forcing never fails is refuted", "[confirm]"
   CHECK(render_confirmation(1, c).ends_with("(baseline 0%), 1 other failure"));
   c = tally_confirmation(runs, kOriginal, 0.125);
   CHECK(render_confirmation(1, c).ends_with("(baseline 12%), 1 other failure"));
+}
+
+// docs/forcing.md, "Failed after its own steps".
+TEST_CASE("confirm: a failure after the failing thread's own steps counts for the order", "[confirm]") {
+  // R1 → W2: step 0 is role 0's (the reader, T1), step 1 role 1's (the writer, T2).
+  ForceDirective order{};
+  order.kind = static_cast<std::uint32_t>(ForceKind::Order);
+  order.count = 2;
+  order.steps[0].role = 0;
+  order.steps[1].role = 1;
+  const auto cut_short = [](std::uint64_t seed, std::uint32_t steps_done, std::uint32_t failing_thread) {
+    DirectedRun d = directed(run_with(seed, OutcomeKind::Assertion, kOriginal.signature), false);
+    d.force.steps_done = steps_done;
+    d.force.role_thread[0] = 2;  // role 0 = T1
+    d.force.role_thread[1] = 3;  // role 1 = T2
+    d.failing_thread = failing_thread;
+    return d;
+  };
+  std::vector<DirectedRun> runs;
+  for (std::uint64_t s = 0; s < 8; ++s) runs.push_back(cut_short(s, 1, 1));  // the reader failed after its read
+  ConfirmationResult c = tally_confirmation(runs, kOriginal, 0.2, &order);
+  CHECK(c.completed == 8);
+  CHECK(c.failed == 8);
+  CHECK(c.failed_after_own_steps == 8);
+  CHECK(c.failed_incomplete == 0);
+  CHECK(c.verdict == Verdict::Confirmed);
+  CHECK(confirmation_json(c).at("failed_after_own_steps") == 8);
+
+  // The writer failing before its step, nothing done yet, or no directive to tell: no evidence.
+  runs = {cut_short(0, 1, 2), cut_short(1, 0, 1)};
+  c = tally_confirmation(runs, kOriginal, 0.2, &order);
+  CHECK(c.completed == 0);
+  CHECK(c.failed_incomplete == 2);
+  c = tally_confirmation({cut_short(0, 1, 1)}, kOriginal, 0.2);
+  CHECK(c.failed_incomplete == 1);
+  // A thread bound to no role failed: not this order's failure either.
+  c = tally_confirmation({cut_short(0, 1, 5)}, kOriginal, 0.2, &order);
+  CHECK(c.failed_incomplete == 1);
 }

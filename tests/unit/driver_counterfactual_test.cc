@@ -200,3 +200,42 @@ TEST_CASE("counterfactual: a confirmed verdict becomes inconclusive, never refut
   CHECK(inconclusive.reason.empty());
   CHECK_FALSE(confirmation_json(c).contains("counterfactual"));
 }
+
+// docs/forcing.md, "Refuted, but needed".
+TEST_CASE("counterfactual: a refuted order whose opposite prevents the failure is needed", "[counterfactual]") {
+  // Forced alone: 0/12 failed. Opposite order: 0/20 where the baseline is 30%: needed.
+  CHECK(decide_necessity(20, 0, 0.3).outcome == CounterfactualOutcome::Needed);
+  CHECK(decide_necessity(20, 0, 0.3).p_lower == Approx(std::pow(0.7, 20)));
+  // At the baseline rate the order is not needed; too few completed runs decide nothing.
+  CHECK(decide_necessity(20, 6, 0.3).outcome == CounterfactualOutcome::NotNeeded);
+  CHECK(decide_necessity(6, 0, 0.9).outcome == CounterfactualOutcome::Unrealized);
+
+  ConfirmationResult c;
+  c.forced_runs = 20;
+  c.completed = 12;
+  c.failed = 0;
+  c.baseline_rate = 0.3;
+  c.verdict = Verdict::Refuted;
+  c.refuted = true;
+  CounterfactualResult o;
+  o.forced_runs = 20;
+  o.completed = 20;
+  o.failed = 0;
+  const CounterfactualDecision d = decide_necessity(o.completed, o.failed, c.baseline_rate);
+  o.outcome = d.outcome;
+  o.p_lower = d.p_lower;
+  ConfirmationResult half = c;
+  apply_counterfactual(half, o);
+  CHECK(half.verdict == Verdict::Inconclusive);
+  CHECK_FALSE(half.refuted);
+  CHECK(half.reason.starts_with("needed, not sufficient: forced alone it fails 0/12, but the opposite order fails 0/20"));
+  CHECK(confirmation_json(half).at("counterfactual").at("outcome") == "needed");
+
+  // The opposite order fails at the baseline: the refutation stands.
+  ConfirmationResult irrelevant = c;
+  o.failed = 7;
+  o.outcome = decide_necessity(o.completed, o.failed, c.baseline_rate).outcome;
+  apply_counterfactual(irrelevant, o);
+  CHECK(irrelevant.verdict == Verdict::Refuted);
+  CHECK(confirmation_json(irrelevant).at("counterfactual").at("outcome") == "not needed");
+}

@@ -258,3 +258,52 @@ TEST_CASE("rank key: equal scores split by evidence, then by specificity; only e
   CHECK(order == Strings{"R1-W2-R1 3,4,3 #1/2", "R1-W2-W1 1,2,2 #1/2", "W1-R2 2,9 #3/2", "W1-W2 2,2 #3/2",
                          "W1-W2-W1 2,2,2 #5/1"});
 }
+
+// docs/localization.md, "Orders a run's end cut short".
+TEST_CASE("orders cut short: a read whose write never came is R1-W2", "[falcon]") {
+  constexpr std::uint64_t kWrite = 38, kRead = 28, kOtherRead = 40;
+  // A passing run: the publisher's write reached the worker's read (W1-R2 38→28) at 0x100.
+  FalconRun passing;
+  FalconSighting flow;
+  flow.id = {FalconKind::W1R2, {kWrite, kRead, 0}, {}};
+  flow.location = 0x100;
+  flow.location_name = "g_config";
+  flow.threads = {0, 1};
+  passing.patterns.push_back(flow);
+  passing.executed = std::vector<ExecutedAccess>{{kRead, 0x100, false, false}, {kWrite, 0x100, true, false}};
+  std::sort(passing.executed->begin(), passing.executed->end());
+  // A failing run that crashed at the read: no write at 38 ever.
+  FalconRun crashed;
+  crashed.failed = true;
+  crashed.executed = std::vector<ExecutedAccess>{{kRead, 0x100, false, false}, {kOtherRead, 0x200, false, false}};
+  // A failing run that knows nothing of what it executed (its table overflowed): left alone.
+  FalconRun unknown;
+  unknown.failed = true;
+  // A failing run where the write at 38 ran for another location only (a second worker's slot):
+  // at 0x100 it never came.
+  FalconRun other_slot;
+  other_slot.failed = true;
+  other_slot.executed = std::vector<ExecutedAccess>{{kRead, 0x100, false, false}, {kWrite, 0x108, true, false}};
+  std::sort(other_slot.executed->begin(), other_slot.executed->end());
+  std::vector<FalconRun> runs = {passing, crashed, unknown, other_slot};
+  CHECK(add_orders_cut_short(runs) == 2);
+  const FalconPatternId cut{FalconKind::R1W2, {kRead, kWrite, 0}, {}};
+  REQUIRE(runs[1].patterns.size() == 1);
+  CHECK(runs[1].patterns[0].id == cut);
+  CHECK(runs[1].patterns[0].cut_short);
+  CHECK(runs[1].patterns[0].location == 0x100);
+  CHECK(runs[1].patterns[0].location_name == "g_config");
+  CHECK(runs[1].patterns[0].threads == std::array<std::uint32_t, 2>{1, 0});
+  CHECK(runs[2].patterns.empty());
+  REQUIRE(runs[3].patterns.size() == 1);
+  CHECK(runs[0].patterns.size() == 1);  // the passing run had the write
+  const FalconRanking ranking = rank_falcon(runs);
+  const auto it = std::find_if(ranking.patterns.begin(), ranking.patterns.end(),
+                               [&](const RankedFalconPattern& p) { return p.id == cut; });
+  REQUIRE(it != ranking.patterns.end());
+  CHECK(it->failed == 2);
+  CHECK(it->failed_cut_short == 2);
+  CHECK(it->passed == 0);
+  // Run again: nothing new (each run has the sighting already).
+  CHECK(add_orders_cut_short(runs) == 0);
+}

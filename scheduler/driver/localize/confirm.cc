@@ -66,6 +66,10 @@ std::vector<DirectedRun> run_directed(const LaunchTarget& target, const Directed
         directed.result = collect_result(run, spec, context, target_name);
         const RunRecord& record = run.region.record();
         directed.force = record.force;
+        const OutcomeKind kind = directed.result.kind;
+        if (kind == OutcomeKind::Assertion || kind == OutcomeKind::Signal || kind == OutcomeKind::Exit) {
+          directed.failing_thread = record.failure.thread;
+        }
         if (batch.keep_failing_schedules && directed.result.failed()) {
           std::string problem;
           directed.schedule = recorded_schedule(run.region, directed.result.handle, &problem);
@@ -127,6 +131,25 @@ std::string stall_reason(const std::vector<DirectedRun>& runs, const ForceDirect
 
 }  // namespace
 
+namespace {
+
+// The failing thread had done every step of its role, at least one step was done, and another
+// role's step was still to come when the run ended: the order held as far as the run went.
+bool failed_after_own_steps(const DirectedRun& run, const ForceDirective* directive) {
+  if (directive == nullptr || run.force.completed || run.force.steps_done == 0 || !run.failing_thread) return false;
+  const std::uint32_t count = std::min<std::uint32_t>(directive->count, kMaxForceSteps);
+  for (std::uint8_t role = 0; role < kMaxForceSteps; ++role) {
+    if (run.force.role_thread[role] != *run.failing_thread + 1) continue;
+    for (std::uint32_t i = run.force.steps_done; i < count; ++i) {
+      if (directive->steps[i].role == role) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 ConfirmationResult tally_confirmation(const std::vector<DirectedRun>& runs, const FailureIdentity& original,
                                       double baseline_rate, const ForceDirective* directive,
                                       const std::vector<std::string>& step_names, bool symptom) {
@@ -136,9 +159,12 @@ ConfirmationResult tally_confirmation(const std::vector<DirectedRun>& runs, cons
     ++c.forced_runs;
     if (run.force.completed) ++c.completed;
     if (same_failure(run.result, original)) {
-      // A run that failed before the order was complete shows that holding a thread can make
-      // the test fail (e.g. main held before it publishes), not that this order does.
-      if (!run.force.completed) {
+      if (failed_after_own_steps(run, directive)) {
+        ++c.completed;
+        ++c.failed_after_own_steps;
+      } else if (!run.force.completed) {
+        // A run that failed before the order was complete shows that holding a thread can make
+        // the test fail (e.g. main held before it publishes), not that this order does.
         ++c.failed_incomplete;
         continue;
       }
@@ -203,7 +229,10 @@ CounterfactualResult force_counterfactual(const LaunchTarget& target, DirectedBa
     }
     if (realized) break;
   }
-  const CounterfactualDecision d = decide_counterfactual({forced.completed, forced.failed, r.completed, r.failed});
+  const CounterfactualDecision d =
+      forced.verdict == Verdict::Refuted
+          ? decide_necessity(r.completed, r.failed, request.baseline_rate)
+          : decide_counterfactual({forced.completed, forced.failed, r.completed, r.failed});
   r.outcome = d.outcome;
   r.p_lower = d.p_lower;
   return r;
@@ -212,6 +241,15 @@ CounterfactualResult force_counterfactual(const LaunchTarget& target, DirectedBa
 }  // namespace
 
 void apply_counterfactual(ConfirmationResult& c, CounterfactualResult counterfactual) {
+  if (c.verdict == Verdict::Refuted && counterfactual.outcome == CounterfactualOutcome::Needed) {
+    c.verdict = Verdict::Inconclusive;
+    c.refuted = false;
+    c.reason = "needed, not sufficient: forced alone it fails " + std::to_string(c.failed) + "/" +
+               std::to_string(c.completed) + ", but the opposite order fails " + std::to_string(counterfactual.failed) +
+               "/" + std::to_string(counterfactual.completed) + ", less often than the baseline " +
+               percent(c.baseline_rate) + " (binomial p = " + p_value_text(counterfactual.p_lower) + " < " +
+               p_value_text(kCounterfactualAlpha) + "): the failing runs need this order together with another";
+  }
   if (c.verdict == Verdict::Confirmed && counterfactual.outcome == CounterfactualOutcome::FailsAsOften) {
     c.verdict = Verdict::Inconclusive;
     c.refuted = false;
@@ -251,7 +289,7 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
       if (failed != attempt_runs.end()) original = failure_identity(failed->result);
     }
     ConfirmationResult attempt = tally_confirmation(attempt_runs, original, request.baseline_rate, &attempts[a],
-                                                    request.step_names, request.symptom);
+                                                    request.step_names, request.symptom || request.passing_only);
     tried.push_back(attempt.binding);
     total_runs += attempt.forced_runs;
     const bool realized = attempt.verdict != Verdict::Unrealized;
@@ -267,12 +305,18 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
   c.attempt_runs = total_runs;
   c.requested_runs = request.batch.seeds;
   if (request.symptom && c.verdict == Verdict::Inconclusive) c.reason = request.symptom_reason;
+  if (request.passing_only && !request.symptom && c.verdict == Verdict::Inconclusive &&
+      decide_verdict({c.completed, c.failed, request.baseline_rate, false}).verdict == Verdict::Confirmed) {
+    c.reason = request.passing_only_reason;
+  }
   // A pattern failing like a cause that the baseline keeps from being confirmed says why.
   if (c.verdict == Verdict::Inconclusive && c.reason.empty() &&
       static_cast<double>(c.failed) >= kCauseFailureRate * static_cast<double>(c.completed)) {
     c.reason = confirmation_power_limit(c.completed, request.baseline_rate);
   }
-  if (request.counterfactual_control && c.verdict == Verdict::Confirmed) {
+  // Confirmed: the opposite order must fail less often. Refuted: the opposite order must not make
+  // the failure rarer than the baseline, or the order is needed (counterfactual.h).
+  if (request.counterfactual_control && (c.verdict == Verdict::Confirmed || c.verdict == Verdict::Refuted)) {
     apply_counterfactual(c, force_counterfactual(target, batch, attempts, chosen, chosen_original, request, c,
                                                  context, target_name));
   }
@@ -332,6 +376,7 @@ nlohmann::json confirmation_json(const ConfirmationResult& c) {
   nlohmann::json j = {{"forced_runs", c.forced_runs}, {"failed", c.failed},
                       {"failed_incomplete", c.failed_incomplete}, {"failed_other", c.failed_other}, {"completed", c.completed},
                       {"baseline_rate", c.baseline_rate}, {"refuted", c.refuted}};
+  if (c.failed_after_own_steps > 0) j["failed_after_own_steps"] = c.failed_after_own_steps;
   j["verdict"] = std::string(verdict_name(c.verdict));
   j["test"] = {{"name", "one-sided exact binomial"},
                {"alpha", kVerdictAlpha},
@@ -357,7 +402,10 @@ nlohmann::json confirmation_json(const ConfirmationResult& c) {
                          {"failed_other", o.failed_other},
                          {"binding", o.binding},
                          {"attempt_runs", o.attempt_runs}};
-    cf["test"] = {{"name", "one-sided Fisher exact"}, {"alpha", kCounterfactualAlpha}, {"p_lower", o.p_lower}};
+    const bool necessity = o.outcome == CounterfactualOutcome::Needed || o.outcome == CounterfactualOutcome::NotNeeded;
+    cf["test"] = {{"name", necessity ? "one-sided exact binomial vs baseline" : "one-sided Fisher exact"},
+                  {"alpha", kCounterfactualAlpha},
+                  {"p_lower", o.p_lower}};
     if (!o.reason.empty()) cf["reason"] = o.reason;
     j["counterfactual"] = std::move(cf);
   }

@@ -43,6 +43,9 @@ struct DirectedRun {
   RunResult result;
   ForceOutcome force{};              // RunRecord::force of the run
   std::optional<Schedule> schedule;  // failing runs, when asked and the log was complete
+  // The thread that failed (assertion, fatal signal, non-zero exit), for the rule "failed after
+  // its own steps" (tally_confirmation).
+  std::optional<std::uint32_t> failing_thread;
 };
 
 // Called once per finished run, in completion order, while its record is still mapped.
@@ -77,6 +80,11 @@ struct ConfirmRequest {
   std::vector<ForceDirective> fallbacks;
   bool symptom = false;                 // never `confirmed` (symptoms.h)
   std::string symptom_reason;           // why it is one
+  // The exploration saw the order in passing runs and in none of its failing runs: forced runs
+  // that fail contradict what the order did when it happened on its own, so it is never
+  // `confirmed` either (the holds, not the order, make them fail). The reason says so.
+  bool passing_only = false;
+  std::string passing_only_reason;
   std::vector<std::string> step_names;  // "W force.c:27 deposit" per step, for reasons
   // A confirmed pattern's opposite order is forced over the same seeds too (counterfactual.h);
   // if it fails as often, the verdict is inconclusive.
@@ -105,6 +113,9 @@ struct ConfirmationResult {
   std::uint64_t failed = 0;        // failed the same way as the original, with the order complete
   std::uint64_t failed_incomplete = 0;  // failed the same way before the forced order completed:
                                         // the holds, not the order, made it fail (not evidence)
+  std::uint64_t failed_after_own_steps = 0;  // of `failed` and `completed`: the failing thread had
+                                             // performed all its steps, and the run ended before
+                                             // another thread's step (see tally_confirmation)
   std::uint64_t failed_other = 0;  // failed, but another way
   std::uint64_t completed = 0;     // the forced order happened completely
   double baseline_rate = 0;
@@ -124,13 +135,19 @@ struct ConfirmationResult {
 };
 
 // The counts of a finished batch (pure; confirm() = run_directed + this + saving).
+// A run that failed the same way before the order completed counts as completed and failed when
+// at least one step happened and the failing thread is bound to a role all of whose steps were
+// done: the order held as far as the run went, and the failure is that thread's own, after its
+// part (an order violation's read, forced before the write, crashes before the write can come).
+// Any other incomplete failure is `failed_incomplete`, no evidence.
 // `directive`, if given, names the stalled step's thread in `reason`; `step_names` its access.
 ConfirmationResult tally_confirmation(const std::vector<DirectedRun>& runs, const FailureIdentity& original,
                                       double baseline_rate, const ForceDirective* directive = nullptr,
                                       const std::vector<std::string>& step_names = {}, bool symptom = false);
 
-// Applies the control's outcome to a confirmed verdict: FailsAsOften makes it inconclusive with
-// the reason "the opposite order fails as often: ..."; any other outcome leaves it (pure).
+// Applies the control's outcome: FailsAsOften makes a confirmed verdict inconclusive with the
+// reason "the opposite order fails as often: ..."; Needed makes a refuted one inconclusive with
+// the reason "needed, not sufficient: ..."; any other outcome leaves it (pure).
 void apply_counterfactual(ConfirmationResult& c, CounterfactualResult counterfactual);
 
 ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& request,

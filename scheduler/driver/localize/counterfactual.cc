@@ -59,6 +59,8 @@ std::string_view counterfactual_outcome_name(CounterfactualOutcome outcome) {
     case CounterfactualOutcome::Unrealized: return "unrealized";
     case CounterfactualOutcome::OrderMatters: return "order matters";
     case CounterfactualOutcome::FailsAsOften: return "fails as often";
+    case CounterfactualOutcome::Needed: return "needed";
+    case CounterfactualOutcome::NotNeeded: return "not needed";
   }
   return "not run";
 }
@@ -68,6 +70,16 @@ CounterfactualDecision decide_counterfactual(const CounterfactualEvidence& e) {
   if (e.opposite_completed < kMinCompletedRuns) return d;  // unrealized: no control, keep the verdict
   d.p_lower = fisher_at_most(e.opposite_failed, e.opposite_completed, e.forced_failed, e.forced_completed);
   d.outcome = d.p_lower < kCounterfactualAlpha ? CounterfactualOutcome::OrderMatters : CounterfactualOutcome::FailsAsOften;
+  return d;
+}
+
+CounterfactualDecision decide_necessity(std::uint64_t opposite_completed, std::uint64_t opposite_failed,
+                                        double baseline_rate) {
+  CounterfactualDecision d;
+  if (opposite_completed < kMinCompletedRuns) return d;  // unrealized: the refutation stands
+  d.p_lower = binomial_at_most(std::min(opposite_failed, opposite_completed), opposite_completed,
+                               std::clamp(baseline_rate, 0.0, 1.0));
+  d.outcome = d.p_lower < kCounterfactualAlpha ? CounterfactualOutcome::Needed : CounterfactualOutcome::NotNeeded;
   return d;
 }
 

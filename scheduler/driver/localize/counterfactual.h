@@ -10,6 +10,12 @@
 //   triple    a1 → b2 → c1       becomes  b2 → a1 → c1      (R1-W2-W1 → W2-R1-W1: the serial order
 //                                                           with the other thread's step first)
 //   four      a1 → b2 → c2 → d1  becomes  b2 → c2 → a1 → d1 (Locon procedure III, lock cycles)
+//
+// A refuted pattern gets the control too, the other way round (docs/forcing.md, "Refuted, but
+// needed"): forced alone the order did not bring the failure back, but if its opposite order
+// makes the failure significantly rarer than the baseline, the failing runs need this order; it
+// is a part of the cause, not sufficient alone (one half of a two-variable bug), and the
+// refutation does not stand (inconclusive, saying so).
 // Pure, so the rule and the decision are unit-tested.
 #pragma once
 
@@ -43,6 +49,9 @@ enum class CounterfactualOutcome {
   Unrealized,   // the opposite order completed in fewer than kMinCompletedRuns runs: no control
   OrderMatters, // the opposite order fails significantly less often: the confirmation stands
   FailsAsOften, // not significantly less often: the order is not the cause (inconclusive)
+  // The control of a refuted pattern (decide_necessity):
+  Needed,       // the opposite order fails significantly less often than the baseline
+  NotNeeded,    // it does not: the refutation stands
 };
 std::string_view counterfactual_outcome_name(CounterfactualOutcome outcome);
 
@@ -59,5 +68,12 @@ struct CounterfactualDecision {
 };
 
 CounterfactualDecision decide_counterfactual(const CounterfactualEvidence& evidence);
+
+// The control of a refuted pattern: Needed when the opposite order, where it completed, failed
+// significantly less often than the baseline rate (one-sided exact binomial, p <
+// kCounterfactualAlpha); Unrealized below kMinCompletedRuns; else NotNeeded. p_lower is that
+// binomial tail.
+CounterfactualDecision decide_necessity(std::uint64_t opposite_completed, std::uint64_t opposite_failed,
+                                        double baseline_rate);
 
 }  // namespace ctrlsched::driver

@@ -1,6 +1,7 @@
 // Reading and rendering Falcon patterns (see falcon_summary.h).
 #include "localize/falcon_summary.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "ctrlsched/falcon_patterns.h"
@@ -30,6 +31,17 @@ std::optional<localize::FalconRun> read_falcon_run(const RunRecord& record, bool
     s.location_name = names.data(e.location);
     s.threads = {e.threads[0], e.threads[1]};
     run.patterns.push_back(std::move(s));
+  }
+  if (summary->executed_dropped == 0) {
+    std::vector<localize::ExecutedAccess> executed;
+    const std::uint32_t n = std::min(summary->executed_used, kMaxFalconAccesses);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const FalconExecutedAccess& a = summary->executed[i];
+      executed.push_back({a.site, a.location, a.kind == static_cast<std::uint8_t>(ExecutedKind::Write),
+                          a.kind == static_cast<std::uint8_t>(ExecutedKind::Sync)});
+    }
+    std::sort(executed.begin(), executed.end());
+    run.executed = std::move(executed);
   }
   return run;
 }
@@ -75,6 +87,10 @@ std::vector<std::string> render_falcon_text(const localize::FalconRanking& ranki
     }
     line += "   failing " + std::to_string(p.failed) + "/" + std::to_string(ranking.total_failed) + " · passing " +
             std::to_string(p.passed) + "/" + std::to_string(ranking.total_passed);
+    if (p.failed_cut_short > 0) {
+      line += " (" + std::to_string(p.failed_cut_short) + " failing " + (p.failed_cut_short == 1 ? "run" : "runs") +
+              " ended before the write)";
+    }
     if (p.tied > 1) line += " · " + std::to_string(p.tied) + " tied";
     lines.push_back(std::move(line));
   }
@@ -108,6 +124,7 @@ nlohmann::ordered_json falcon_json(const localize::FalconRanking& ranking, const
     }
     j["accesses"] = std::move(accesses);
     j["failed"] = p.failed;
+    if (p.failed_cut_short > 0) j["failed_cut_short"] = p.failed_cut_short;
     j["passed"] = p.passed;
     j["occurrences"] = p.occurrences;
     patterns.push_back(std::move(j));

@@ -52,9 +52,16 @@ std::string render_counterfactual(const CounterfactualResult& o, const std::stri
     return text + "\n";
   }
   text += "fails " + std::to_string(o.failed) + "/" + std::to_string(o.completed) + " runs where it completed (" +
-          std::to_string(o.forced_runs) + " forced); one-sided Fisher p = " + p_text(o.p_lower) +
-          (o.outcome == CounterfactualOutcome::OrderMatters ? " < " : ", not < ") + p_text(kCounterfactualAlpha) +
-          (o.outcome == CounterfactualOutcome::OrderMatters ? ": the order matters" : ": the order does not");
+          std::to_string(o.forced_runs) + " forced); ";
+  if (o.outcome == CounterfactualOutcome::Needed || o.outcome == CounterfactualOutcome::NotNeeded) {
+    const bool needed = o.outcome == CounterfactualOutcome::Needed;
+    text += "binomial p = " + p_text(o.p_lower) + (needed ? " < " : ", not < ") + p_text(kCounterfactualAlpha) +
+            (needed ? ": below the baseline, the failing runs need this order" : " below the baseline: the order is not needed");
+  } else {
+    text += "one-sided Fisher p = " + p_text(o.p_lower) +
+            (o.outcome == CounterfactualOutcome::OrderMatters ? " < " : ", not < ") + p_text(kCounterfactualAlpha) +
+            (o.outcome == CounterfactualOutcome::OrderMatters ? ": the order matters" : ": the order does not");
+  }
   if (o.failed_other > 0) text += ", " + std::to_string(o.failed_other) + " failed another way";
   if (!o.binding.empty() && o.binding != "roles bind at first match") text += "; binding: " + o.binding;
   return text + "\n";
@@ -76,6 +83,7 @@ struct Suspect {
   ForceDirective directive{};
   bool symptom = false;
   std::string symptom_reason;
+  std::string passing_only_reason;  // ConfirmRequest::passing_only: why, "" when not
   std::vector<std::string> step_names;
   std::string location;  // the memory location it orders ("0x7fffffffe418"); "" when unknown
   std::optional<ConfirmationResult> confirmation;
@@ -107,11 +115,16 @@ class Confirmer {
     names_ = names;
   }
 
+  // The Falcon ranking of the exploration: an order it saw only in passing runs is never
+  // confirmed, whichever analysis proposes it (ConfirmRequest::passing_only).
+  void set_falcon(const localize::FalconRanking* falcon) { falcon_ = falcon; }
+
   // Registers a pattern; returns its number for later lookup.
   std::size_t add(const ForceDirective& directive, std::string location = "") {
     Suspect suspect;
     suspect.directive = directive;
     suspect.location = std::move(location);
+    suspect.passing_only_reason = passing_only_reason(directive);
     for (std::uint32_t i = 0; i < directive.count && i < kMaxForceSteps; ++i) {
       const ForceStep& step = directive.steps[i];
       // "W a.c:30 f", "R a.c:26 f", or a sync step's operation: "lock a.c:20 f".
@@ -154,6 +167,8 @@ class Confirmer {
       }
       request.symptom = s.symptom;
       request.symptom_reason = s.symptom_reason;
+      request.passing_only = !s.passing_only_reason.empty();
+      request.passing_only_reason = s.passing_only_reason;
       request.step_names = s.step_names;
       request.counterfactual_control = true;  // a confirmed order must fail more than its opposite
       request.batch.jobs = settings_.jobs;
@@ -213,6 +228,10 @@ class Confirmer {
         text += "binomial p = " + p_text(c->p_above_baseline) + " vs baseline)";
       }
     }
+    if (c->failed_after_own_steps > 0) {
+      text += ", " + std::to_string(c->failed_after_own_steps) + " of them failing after the failing thread's own " +
+              "steps, before the rest";
+    }
     if (c->failed_incomplete > 0) {
       text += ", " + std::to_string(c->failed_incomplete) + " failed before the order was complete";
     }
@@ -263,6 +282,37 @@ class Confirmer {
   const localize::Trace* reference_ = nullptr;
   std::set<std::uint64_t> passing_sites_;
   bool any_passing_ = false;
+  const localize::FalconRanking* falcon_ = nullptr;
+
+  // Whether the order of `pair` is two adjacent steps of `triple` (a window that found a triple
+  // reports it instead of its pairs, so a pair's own count misses the runs that had the triple).
+  static bool contains_pair(const localize::FalconPatternId& triple, const localize::FalconPatternId& pair) {
+    if (falcon_kind_length(triple.kind) != 3 || falcon_kind_length(pair.kind) != 2 || falcon_kind_is_sync(pair.kind)) return false;
+    const std::string t = falcon_kind_name(triple.kind), q = falcon_kind_name(pair.kind);
+    for (std::uint32_t i = 0; i < 2; ++i) {
+      if (triple.sites[i] == pair.sites[0] && triple.sites[i + 1] == pair.sites[1] && t[3 * i] == q[0] &&
+          t[3 * (i + 1)] == q[3]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Why `directive` is an order the exploration saw only in passing runs, or "".
+  std::string passing_only_reason(const ForceDirective& directive) const {
+    if (falcon_ == nullptr || falcon_->total_failed == 0) return "";
+    for (const localize::RankedFalconPattern& p : falcon_->patterns) {
+      if (p.failed != 0 || p.passed == 0 || !same_directive(falcon_directive(p.id), directive)) continue;
+      const bool in_a_failing_triple = std::any_of(falcon_->patterns.begin(), falcon_->patterns.end(), [&](const auto& q) {
+        return q.failed > 0 && contains_pair(q.id, p.id);
+      });
+      if (in_a_failing_triple) return "";
+      return "the exploration saw this order in " + std::to_string(p.passed) + " passing runs and in none of the " +
+             std::to_string(falcon_->total_failed) +
+             " failing ones, so the forced runs that fail do not show what the order does: the holds make them fail";
+    }
+    return "";
+  }
   const RecordNames* names_ = nullptr;
 };
 
@@ -369,6 +419,9 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   if (!sync_first) {
     for (localize::FalconRun& run : falcon_all) std::erase_if(run.patterns, is_sync_sighting);
   }
+  // A read the run's end came before a write (an order violation whose read crashes or exits):
+  // the R1-W2 order the window could not see (localize::add_orders_cut_short).
+  localize::add_orders_cut_short(falcon_all);
   localize::FalconRanking falcon = rank_falcon(falcon_all, settings.score, sync_first);
   // Symptoms (symptoms.h) go after every other pattern and are never confirmed.
   std::set<std::uint64_t> passing = passing_sites(falcon_all);
@@ -382,6 +435,7 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
     reference = run_traced(target, spec, settings.timeout_seconds, target_name);
   }
   confirmer.set_reference(reference ? &reference->trace : nullptr, std::move(passing), any_passing, &names);
+  confirmer.set_falcon(&falcon);
   std::vector<std::size_t> falcon_suspects;
   if (first_failing) {
     for (const auto& pattern : falcon.patterns) {
@@ -578,6 +632,7 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
       falcon_locon_set.push_back(*data.falcon()[i]);
       if (!sync_first) std::erase_if(falcon_locon_set.back().patterns, is_sync_sighting);
     }
+    localize::add_orders_cut_short(falcon_locon_set);
     json["falcon_one_failure"] = falcon_json(rank_falcon(falcon_locon_set, settings.score, sync_first), names);
     nlohmann::ordered_json locon;
     locon["failing_seed"] = runs[*first_failing].seed;

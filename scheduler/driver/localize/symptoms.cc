@@ -11,7 +11,11 @@ std::set<std::uint64_t> passing_sites(std::span<const localize::FalconRun> runs)
   std::set<std::uint64_t> sites;
   for (const localize::FalconRun& run : runs) {
     if (run.failed) continue;
+    if (run.executed) {
+      for (const localize::ExecutedAccess& a : *run.executed) sites.insert(a.site);
+    }
     for (const localize::FalconSighting& s : run.patterns) {
+      if (s.cut_short) continue;  // its write never ran in that run (add_orders_cut_short)
       const std::uint32_t n = falcon_kind_length(s.id.kind);
       for (std::uint32_t i = 0; i < n; ++i) sites.insert(s.id.sites[i]);
     }

@@ -1,5 +1,5 @@
 // Symptoms: patterns that happen because the failure already happened (docs/localization.md,
-// "Symptoms"). An access whose site no passing run executes in any shared pattern lies on the
+// "Symptoms"). An access whose site no passing run executes lies on the
 // failure path (error handling, an audit that only writes when it found the damage): a pattern
 // containing it can only complete once the failure is determined, so forcing it "reproduces" the
 // failure by selection, not by cause. Such patterns are ranked after every other pattern and can
@@ -15,9 +15,11 @@
 
 namespace ctrlsched::driver {
 
-// Every site of every pattern any passing run saw. Not enough alone: Falcon's window drops a read
-// its own thread's write follows, so a read-modify-write's read appears only when interleaved; the
-// driver adds every site of the passing runs' cross-thread access pairs.
+// Every site a passing run executed (FalconRun::executed), and every site of every pattern
+// a passing run saw. The patterns alone are not enough: a read that no other thread's access
+// follows forms no pattern (c11_refcount's test of the count after its decrement), so a run whose
+// site table overflowed counts only its patterns' sites; the driver also adds every site of the
+// passing runs' cross-thread access pairs.
 std::set<std::uint64_t> passing_sites(std::span<const localize::FalconRun> runs);
 
 // True if some site of the pattern is in no passing run's patterns. Without any passing run

@@ -140,7 +140,12 @@ std::string encode_falcon_run(const localize::FalconRun& run) {
     patterns.push_back(StoreJson::array({static_cast<int>(s.id.kind), s.id.sites, s.id.ops, s.count, s.location,
                                     s.location_name, s.threads}));
   }
-  const StoreJson j = {{"failed", run.failed}, {"dropped", run.dropped}, {"patterns", std::move(patterns)}};
+  StoreJson j = {{"failed", run.failed}, {"dropped", run.dropped}, {"patterns", std::move(patterns)}};
+  if (run.executed) {
+    StoreJson executed = StoreJson::array();
+    for (const localize::ExecutedAccess& a : *run.executed) executed.push_back(StoreJson::array({a.site, a.location, a.write, a.sync}));
+    j["executed"] = std::move(executed);
+  }
   return j.dump(-1, ' ', false, StoreJson::error_handler_t::replace);
 }
 
@@ -161,6 +166,14 @@ localize::FalconRun decode_falcon_run(const std::string& text) {
       s.location_name = p.at(5).get<std::string>();
       s.threads = p.at(6).get<std::array<std::uint32_t, 2>>();
       run.patterns.push_back(std::move(s));
+    }
+    // Stores written before sites were collected have none: then they are unknown.
+    if (j.contains("executed")) {
+      std::vector<localize::ExecutedAccess> executed;
+      for (const StoreJson& a : j.at("executed")) {
+        executed.push_back({a.at(0).get<std::uint64_t>(), a.at(1).get<std::uint64_t>(), a.at(2).get<bool>(), a.at(3).get<bool>()});
+      }
+      run.executed = std::move(executed);
     }
   } catch (const StoreJson::exception&) {
     corrupt(what);

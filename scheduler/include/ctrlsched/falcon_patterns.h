@@ -16,8 +16,9 @@
 
 namespace ctrlsched {
 
-inline constexpr std::uint32_t kFalconPatternsMagic = 0x4e434c46;  // "FLCN"
+inline constexpr std::uint32_t kFalconPatternsMagic = 0x324e4c46;  // "FLN2": with the executed sites
 inline constexpr std::uint32_t kMaxFalconPatterns = 8192;
+inline constexpr std::uint32_t kMaxFalconAccesses = 8192;
 
 struct FalconPatternEntry {
   std::uint64_t sites[3];    // the accesses' sites, oldest first; sites[2] = 0 for a pair
@@ -27,6 +28,19 @@ struct FalconPatternEntry {
   std::uint8_t kind;         // FalconKind
   std::uint8_t ops[3];       // SyncOp of each side (sync kinds), else 0
 };
+
+// One access (site, location, read or write) or sync operation the run executed, whether or not
+// it formed a pattern: "this read of x ran, that write of x never did" (docs/localization.md,
+// "Orders a run's end cut short"), and the symptom rule's "runs in a passing run".
+enum class ExecutedKind : std::uint8_t { Read = 0, Write = 1, Sync = 2 };
+struct FalconExecutedAccess {
+  std::uint64_t site;
+  std::uint64_t location;    // the address (of the sync object for Sync)
+  std::uint32_t executions;  // saturating
+  std::uint8_t kind;         // ExecutedKind
+  std::uint8_t reserved[3];
+};
+static_assert(sizeof(FalconExecutedAccess) == 24);
 
 struct FalconPatternSummary {
   std::uint32_t magic;             // kFalconPatternsMagic once the collector started
@@ -39,6 +53,9 @@ struct FalconPatternSummary {
   std::uint64_t locations;         // distinct locations given a window
   std::uint64_t untracked;         // accesses to locations that did not fit the table
   FalconPatternEntry patterns[kMaxFalconPatterns];
+  std::uint32_t executed_used;     // entries of `executed` filled, in first-execution order
+  std::uint32_t executed_dropped;  // executions that did not fit: then the set is incomplete
+  FalconExecutedAccess executed[kMaxFalconAccesses];
 };
 static_assert(kFalconOffset + sizeof(FalconPatternSummary) <= kSpectraOffset);
 

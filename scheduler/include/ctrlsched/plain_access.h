@@ -8,6 +8,13 @@
 // counts as one write: it is indivisible, so no other thread's access can fall between its read
 // and its write, and the forcing strategy sees its pending access as a write too
 // (shim/tsan/access.cc). A fence (an AtomicRmw at address 0) touches no location.
+//
+// An access inside the zero page (below kFirstMappableAddress: a field read through a NULL
+// pointer, `b->rate` with b == NULL at address 4) is not an access to shared memory either: the
+// page is never mapped, so it faults, and no other thread can access that location. The hook sees
+// it before the fault (the trace shows it), but the analyses do not: as a location it would pair
+// the crashing read with the real object's write elsewhere only by its site, a consequence of the
+// NULL read before it, not an order of its own.
 #pragma once
 
 #include "ctrlsched/trace_format.h"
@@ -16,16 +23,19 @@ namespace ctrlsched {
 
 enum class PlainAccess : std::uint8_t { None, Read, Write };
 
-inline PlainAccess plain_access_kind(EventKind kind, std::uint64_t address = 1) {
+inline constexpr std::uint64_t kFirstMappableAddress = 4096;
+
+inline PlainAccess plain_access_kind(EventKind kind, std::uint64_t address = kFirstMappableAddress) {
+  const bool null_page = address < kFirstMappableAddress;
   switch (kind) {
     case EventKind::Read:
     case EventKind::AtomicLoad:
-      return PlainAccess::Read;
+      return null_page ? PlainAccess::None : PlainAccess::Read;
     case EventKind::Write:
     case EventKind::AtomicStore:
-      return PlainAccess::Write;
+      return null_page ? PlainAccess::None : PlainAccess::Write;
     case EventKind::AtomicRmw:
-      return address == 0 ? PlainAccess::None : PlainAccess::Write;
+      return null_page ? PlainAccess::None : PlainAccess::Write;
     default:
       return PlainAccess::None;
   }

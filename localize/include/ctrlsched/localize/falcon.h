@@ -65,12 +65,25 @@ struct FalconSighting {
   std::uint64_t location = 0;             // address of its first occurrence
   std::string location_name;              // e.g. "balance"; empty when not a known global
   std::array<std::uint32_t, 2> threads{};  // threads of role 1 and role 2 (first occurrence)
+  bool cut_short = false;  // inferred by add_orders_cut_short: the run ended before the write
+};
+
+// One access or sync operation a run executed (the collector's table, ctrlsched/falcon_patterns.h).
+struct ExecutedAccess {
+  std::uint64_t site = 0;
+  std::uint64_t location = 0;  // an address of this run
+  bool write = false;
+  bool sync = false;
+  auto operator<=>(const ExecutedAccess&) const = default;
 };
 
 struct FalconRun {
   bool failed = false;
   std::vector<FalconSighting> patterns;  // each id at most once
   std::uint32_t dropped = 0;             // occurrences the run's table had no room for
+  // Every distinct access and sync operation the run executed, sorted; nullopt when not known
+  // (the collector's table overflowed, or a run stored before they were collected).
+  std::optional<std::vector<ExecutedAccess>> executed;
 };
 
 struct RankedFalconPattern {
@@ -82,6 +95,7 @@ struct RankedFalconPattern {
   std::uint32_t rank = 0;       // 1-based; equal scores share a rank
   std::uint32_t tied = 0;       // patterns sharing this rank (1 = alone)
   FalconSighting example;       // from the first failing run that saw it, else the first run
+  std::uint32_t failed_cut_short = 0;  // of `failed`: runs that ended before its write (cut_short)
 };
 
 struct FalconRanking {
@@ -106,6 +120,16 @@ FalconRankKey falcon_rank_key(const RankedFalconPattern& p, bool sync_first);
 
 double falcon_score(FalconScore score, std::uint32_t failed, std::uint32_t passed, std::uint32_t total_failed,
                     std::uint32_t total_passed);
+
+// Orders a run's end cut short (docs/localization.md): a run that read a location at site r but
+// never wrote that location at site w, where another thread's write at w reached a read at r in
+// some run (W1-R2 (w, r)), read before w. When a failing read crashes or exits the process (an
+// order violation whose read comes first), the write never happens and Falcon's window never sees
+// R1-W2 (r, w), although that is the order the run had. Adds that R1-W2 sighting (cut_short =
+// true, at the location read; threads from the W1-R2's first sighting, roles swapped) to every
+// such run that knows what it executed and does not have it already; returns how many were
+// added. Passing runs get it as well as failing ones.
+std::size_t add_orders_cut_short(std::vector<FalconRun>& runs);
 
 // sync_first: among patterns equal in score, failed(s) and passed(s), sync patterns come before
 // memory-access patterns (the driver asks for it when the failure is a deadlock or a hang: no

@@ -1,0 +1,61 @@
+// Orders a run's end cut short (see add_orders_cut_short in ctrlsched/localize/falcon.h).
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <utility>
+
+#include "ctrlsched/localize/falcon.h"
+
+namespace ctrlsched::localize {
+
+namespace {
+
+bool has(const std::vector<ExecutedAccess>& executed, const ExecutedAccess& access) {
+  return std::binary_search(executed.begin(), executed.end(), access);
+}
+
+}  // namespace
+
+std::size_t add_orders_cut_short(std::vector<FalconRun>& runs) {
+  // Every write→read flow between two threads some run showed (W1-R2), with its first sighting.
+  std::map<std::pair<std::uint64_t, std::uint64_t>, const FalconSighting*> flows;
+  for (const FalconRun& run : runs) {
+    for (const FalconSighting& s : run.patterns) {
+      if (s.id.kind == FalconKind::W1R2) flows.try_emplace({s.id.sites[0], s.id.sites[1]}, &s);
+    }
+  }
+  // Pointers into `runs` stay valid: the sightings added below go to a separate list first.
+  std::vector<std::vector<FalconSighting>> added(runs.size());
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const FalconRun& run = runs[i];
+    if (!run.executed) continue;
+    for (const auto& [flow, example] : flows) {
+      const auto [write, read] = flow;
+      // A location this run read at `read` and never wrote at `write`.
+      std::optional<std::uint64_t> location;
+      for (auto a = std::lower_bound(run.executed->begin(), run.executed->end(), ExecutedAccess{read, 0, false, false});
+           a != run.executed->end() && a->site == read && !location; ++a) {
+        if (!a->write && !a->sync && !has(*run.executed, ExecutedAccess{write, a->location, true, false})) location = a->location;
+      }
+      if (!location) continue;
+      const FalconPatternId id{FalconKind::R1W2, {read, write, 0}, {}};
+      const bool seen = std::any_of(run.patterns.begin(), run.patterns.end(), [&](const FalconSighting& s) { return s.id == id; });
+      if (seen) continue;
+      FalconSighting s;
+      s.id = id;
+      s.location = *location;
+      if (*location == example->location) s.location_name = example->location_name;
+      s.threads = {example->threads[1], example->threads[0]};
+      s.cut_short = true;
+      added[i].push_back(std::move(s));
+    }
+  }
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    total += added[i].size();
+    for (FalconSighting& s : added[i]) runs[i].patterns.push_back(std::move(s));
+  }
+  return total;
+}
+
+}  // namespace ctrlsched::localize
