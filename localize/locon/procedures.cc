@@ -123,6 +123,13 @@ std::vector<Finding> procedure_two(const RunPairs& failed, const std::vector<Run
     // run shows that tail (or a later iteration of it) executing, it is not this scenario.
     const Side tail = reversed(missing).tail;
     if (ranges::any_of(executed, [&](const Side& s) { return tail_instance_ran(s, tail, level); })) return;
+    // ... and the failing access, the culprit's head, did run: a run that ended elsewhere (an
+    // assertion in another thread) lacks every pair after its end, which is no reversed order.
+    const Side head = reversed(missing).head;
+    if (failed.executed && !head.sync &&
+        !std::binary_search(failed.executed->begin(), failed.executed->end(), std::make_pair(head.site, head.write))) {
+      return;
+    }
     std::vector<PairKey> pairs{reversed(missing)};
     pairs.insert(pairs.end(), partner.begin(), partner.end());
     Finding finding{Procedure::II, level, std::move(pairs), order, std::move(reason)};

@@ -75,6 +75,26 @@ TEST_CASE("counterfactual: a triple becomes the serial order with the other thre
   CHECK(opposite->steps[2].role == 0);
 }
 
+TEST_CASE("counterfactual: a triple's second serial order puts the other thread's step after", "[counterfactual]") {
+  // W1-W2-R1 (c11_refcount: both decrements, then T1's test): with T2's decrement first, T2's own
+  // test still sees zero; with it after T1's decrement and test, nobody does.
+  const ForceDirective triple = order_of({write_step(31, 0), write_step(31, 1), read_step(33, 0)});
+  const auto orders = counterfactual_orders(triple);
+  REQUIRE(orders.size() == 2);
+  CHECK(orders[0] == std::vector<std::uint32_t>{1, 0, 2});
+  CHECK(orders[1] == std::vector<std::uint32_t>{0, 2, 1});
+  const auto after = counterfactual_directive(triple, orders[1]);
+  REQUIRE(after);
+  CHECK(after->steps[2].role == 1);
+  CHECK(after->steps[1].site == 33);
+  // A pair and four steps have one serial order each.
+  CHECK(counterfactual_orders(order_of({write_step(1, 0), read_step(2, 1)})).size() == 1);
+  // Each of two serial orders is tested at half the level: p = 0.03 decides alone, not as one of two.
+  CHECK(decide_counterfactual({20, 12, 20, 5}).p_lower == Approx(0.0267).epsilon(0.05));
+  CHECK(decide_counterfactual({20, 12, 20, 5}, 1).outcome == CounterfactualOutcome::OrderMatters);
+  CHECK(decide_counterfactual({20, 12, 20, 5}, 2).outcome == CounterfactualOutcome::FailsAsOften);
+}
+
 TEST_CASE("counterfactual: four steps of two threads are serialized, the other thread first", "[counterfactual]") {
   // Locon procedure III: W1x → R2x, R2y → W1y (an inconsistent snapshot) → R2x, R2y, W1x, W1y.
   ForceDirective snapshot = order_of({write_step(10, 0), read_step(20, 1), read_step(21, 1), write_step(11, 0)});

@@ -195,47 +195,65 @@ std::string p_value_text(double p) {
 
 // Forces the opposite order (counterfactual.h) of the binding the verdict came from, then, while
 // it does not complete in kMinCompletedRuns runs, of the later (looser) bindings, over the same
-// seeds; counts only runs where the opposite order completed, failing as `original`.
+// seeds; counts only runs where the opposite order completed, failing as `original`. A triple has
+// two serial orders (counterfactual_orders): the second is forced only when the first does not
+// decide for the order; the counts shown are those of the order that decided, else the first's.
 CounterfactualResult force_counterfactual(const LaunchTarget& target, DirectedBatch batch,
                                           const std::vector<ForceDirective>& attempts, std::size_t chosen,
                                           const FailureIdentity& original, const ConfirmRequest& request,
                                           const ConfirmationResult& forced, const ClassifyContext& context,
                                           const std::string& target_name) {
-  CounterfactualResult r;
-  const std::vector<std::uint32_t> order = counterfactual_order(attempts[chosen]);
-  if (order.empty()) return r;  // NotRun: a single role has no opposite order
-  std::vector<std::string> names;
-  for (const std::uint32_t i : order) {
-    names.push_back(i < request.step_names.size() ? request.step_names[i] : "step " + std::to_string(i + 1));
-    r.order += (r.order.empty() ? "" : " → ") + names.back();
-  }
+  const std::vector<std::vector<std::uint32_t>> orders = counterfactual_orders(attempts[chosen]);
+  if (orders.empty()) return {};  // NotRun: a single role has no opposite order
   batch.keep_failing_schedules = false;
-  for (std::size_t a = chosen; a < attempts.size(); ++a) {
-    const std::optional<ForceDirective> opposite = counterfactual_directive(attempts[a]);
-    if (!opposite) continue;
-    batch.directive = *opposite;
-    const std::vector<DirectedRun> runs = run_directed(target, batch, context, target_name);
-    const ConfirmationResult t = tally_confirmation(runs, original, request.baseline_rate, &*opposite, names);
-    r.attempt_runs += t.forced_runs;
-    const bool realized = t.completed >= kMinCompletedRuns;
-    if (a == chosen || realized) {
-      r.forced_runs = t.forced_runs;
-      r.completed = t.completed;
-      r.failed = t.failed;
-      r.failed_incomplete = t.failed_incomplete;
-      r.failed_other = t.failed_other;
-      r.binding = t.binding;
-      r.reason = t.reason;
+  const bool refuted = forced.verdict == Verdict::Refuted;
+  std::optional<CounterfactualResult> first;
+  std::uint64_t attempt_runs = 0;
+  for (const std::vector<std::uint32_t>& order : orders) {
+    CounterfactualResult r;
+    std::vector<std::string> names;
+    for (const std::uint32_t i : order) {
+      names.push_back(i < request.step_names.size() ? request.step_names[i] : "step " + std::to_string(i + 1));
+      r.order += (r.order.empty() ? "" : " → ") + names.back();
     }
-    if (realized) break;
+    for (std::size_t a = chosen; a < attempts.size(); ++a) {
+      const std::optional<ForceDirective> opposite = counterfactual_directive(attempts[a], order);
+      if (!opposite) continue;
+      batch.directive = *opposite;
+      const std::vector<DirectedRun> runs = run_directed(target, batch, context, target_name);
+      const ConfirmationResult t = tally_confirmation(runs, original, request.baseline_rate, &*opposite, names);
+      attempt_runs += t.forced_runs;
+      const bool realized = t.completed >= kMinCompletedRuns;
+      if (a == chosen || realized) {
+        r.forced_runs = t.forced_runs;
+        r.completed = t.completed;
+        r.failed = t.failed;
+        r.failed_incomplete = t.failed_incomplete;
+        r.failed_other = t.failed_other;
+        r.binding = t.binding;
+        r.reason = t.reason;
+      }
+      if (realized) break;
+    }
+    // The first serial order is tested at kCounterfactualAlpha; the second only rescues a first
+    // one that was realized and did not decide, at half that level.
+    const std::size_t tests = first ? 2 : 1;
+    const CounterfactualDecision d =
+        refuted ? decide_necessity(r.completed, r.failed, request.baseline_rate, tests)
+                : decide_counterfactual({forced.completed, forced.failed, r.completed, r.failed}, tests);
+    r.outcome = d.outcome;
+    r.p_lower = d.p_lower;
+    r.attempt_runs = attempt_runs;
+    r.alpha = kCounterfactualAlpha / static_cast<double>(tests);
+    const bool decided = r.outcome == CounterfactualOutcome::OrderMatters || r.outcome == CounterfactualOutcome::Needed;
+    if (decided) return r;
+    if (!first) first = std::move(r);
+    // An unrealized first order is no control at all (the verdict stands), and the second one,
+    // whose other thread is free to run its unlisted accesses first, is no substitute for it.
+    if (first->outcome == CounterfactualOutcome::Unrealized) break;
   }
-  const CounterfactualDecision d =
-      forced.verdict == Verdict::Refuted
-          ? decide_necessity(r.completed, r.failed, request.baseline_rate)
-          : decide_counterfactual({forced.completed, forced.failed, r.completed, r.failed});
-  r.outcome = d.outcome;
-  r.p_lower = d.p_lower;
-  return r;
+  first->attempt_runs = attempt_runs;
+  return *first;
 }
 
 }  // namespace
@@ -248,7 +266,7 @@ void apply_counterfactual(ConfirmationResult& c, CounterfactualResult counterfac
                std::to_string(c.completed) + ", but the opposite order fails " + std::to_string(counterfactual.failed) +
                "/" + std::to_string(counterfactual.completed) + ", less often than the baseline " +
                percent(c.baseline_rate) + " (binomial p = " + p_value_text(counterfactual.p_lower) + " < " +
-               p_value_text(kCounterfactualAlpha) + "): the failing runs need this order together with another";
+               p_value_text(counterfactual.alpha) + "): the failing runs need this order together with another";
   }
   if (c.verdict == Verdict::Confirmed && counterfactual.outcome == CounterfactualOutcome::FailsAsOften) {
     c.verdict = Verdict::Inconclusive;
@@ -256,7 +274,7 @@ void apply_counterfactual(ConfirmationResult& c, CounterfactualResult counterfac
     c.reason = "the opposite order fails as often: " + std::to_string(counterfactual.failed) + "/" +
                std::to_string(counterfactual.completed) + " where it completed vs " + std::to_string(c.failed) + "/" +
                std::to_string(c.completed) + " (one-sided Fisher p = " + p_value_text(counterfactual.p_lower) +
-               ", not < " + p_value_text(kCounterfactualAlpha) + ")";
+               ", not < " + p_value_text(counterfactual.alpha) + ")";
   }
   c.counterfactual = std::move(counterfactual);
 }
@@ -404,7 +422,7 @@ nlohmann::json confirmation_json(const ConfirmationResult& c) {
                          {"attempt_runs", o.attempt_runs}};
     const bool necessity = o.outcome == CounterfactualOutcome::Needed || o.outcome == CounterfactualOutcome::NotNeeded;
     cf["test"] = {{"name", necessity ? "one-sided exact binomial vs baseline" : "one-sided Fisher exact"},
-                  {"alpha", kCounterfactualAlpha},
+                  {"alpha", o.alpha},
                   {"p_lower", o.p_lower}};
     if (!o.reason.empty()) cf["reason"] = o.reason;
     j["counterfactual"] = std::move(cf);

@@ -102,8 +102,9 @@ struct CounterfactualResult {
   std::uint64_t failed_other = 0;
   double p_lower = 1;              // Fisher: P(opposite fails this seldom | equal rates)
   std::string binding;             // binding_text of the opposite directive used
-  std::uint64_t attempt_runs = 0;  // forced runs over all bindings tried
+  std::uint64_t attempt_runs = 0;  // forced runs over all bindings (and serial orders) tried
   std::string reason;              // unrealized: where it stalled
+  double alpha = kCounterfactualAlpha;  // the test's level: kCounterfactualAlpha / serial orders tried
 };
 
 struct ConfirmationResult {

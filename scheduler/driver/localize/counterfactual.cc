@@ -30,12 +30,25 @@ std::vector<std::uint32_t> counterfactual_order(const ForceDirective& d) {
   return order;
 }
 
-std::optional<ForceDirective> counterfactual_directive(const ForceDirective& d) {
-  const std::vector<std::uint32_t> order = counterfactual_order(d);
-  if (order.empty()) return std::nullopt;
+std::vector<std::vector<std::uint32_t>> counterfactual_orders(const ForceDirective& d) {
+  std::vector<std::uint32_t> first = counterfactual_order(d);
+  if (first.empty()) return {};
+  std::vector<std::vector<std::uint32_t>> orders = {std::move(first)};
+  if (d.count == 3 && d.steps[0].role == d.steps[2].role && d.steps[1].role != d.steps[0].role) {
+    orders.push_back({0, 2, 1});  // a1 → c1 → b2
+  }
+  return orders;
+}
+
+std::optional<ForceDirective> counterfactual_directive(const ForceDirective& d, const std::vector<std::uint32_t>& order) {
+  if (order.empty() || order.size() != d.count) return std::nullopt;
   ForceDirective opposite = d;  // roles, their threads, locations and occurrences travel with the steps
   for (std::size_t i = 0; i < order.size(); ++i) opposite.steps[i] = d.steps[order[i]];
   return opposite;
+}
+
+std::optional<ForceDirective> counterfactual_directive(const ForceDirective& d) {
+  return counterfactual_directive(d, counterfactual_order(d));
 }
 
 double fisher_at_most(std::uint64_t k_low, std::uint64_t n_low, std::uint64_t k_high, std::uint64_t n_high) {
@@ -65,21 +78,23 @@ std::string_view counterfactual_outcome_name(CounterfactualOutcome outcome) {
   return "not run";
 }
 
-CounterfactualDecision decide_counterfactual(const CounterfactualEvidence& e) {
+CounterfactualDecision decide_counterfactual(const CounterfactualEvidence& e, std::size_t serializations) {
   CounterfactualDecision d;
   if (e.opposite_completed < kMinCompletedRuns) return d;  // unrealized: no control, keep the verdict
   d.p_lower = fisher_at_most(e.opposite_failed, e.opposite_completed, e.forced_failed, e.forced_completed);
-  d.outcome = d.p_lower < kCounterfactualAlpha ? CounterfactualOutcome::OrderMatters : CounterfactualOutcome::FailsAsOften;
+  const double alpha = kCounterfactualAlpha / static_cast<double>(std::max<std::size_t>(serializations, 1));
+  d.outcome = d.p_lower < alpha ? CounterfactualOutcome::OrderMatters : CounterfactualOutcome::FailsAsOften;
   return d;
 }
 
 CounterfactualDecision decide_necessity(std::uint64_t opposite_completed, std::uint64_t opposite_failed,
-                                        double baseline_rate) {
+                                        double baseline_rate, std::size_t serializations) {
   CounterfactualDecision d;
   if (opposite_completed < kMinCompletedRuns) return d;  // unrealized: the refutation stands
   d.p_lower = binomial_at_most(std::min(opposite_failed, opposite_completed), opposite_completed,
                                std::clamp(baseline_rate, 0.0, 1.0));
-  d.outcome = d.p_lower < kCounterfactualAlpha ? CounterfactualOutcome::Needed : CounterfactualOutcome::NotNeeded;
+  const double alpha = kCounterfactualAlpha / static_cast<double>(std::max<std::size_t>(serializations, 1));
+  d.outcome = d.p_lower < alpha ? CounterfactualOutcome::Needed : CounterfactualOutcome::NotNeeded;
   return d;
 }
 

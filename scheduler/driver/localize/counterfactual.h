@@ -37,8 +37,19 @@ inline constexpr double kCounterfactualAlpha = 0.05;
 // The positions of the pattern's steps in the opposite order (see above); empty when the directive
 // has none: not an Order, no step, or a single role.
 std::vector<std::uint32_t> counterfactual_order(const ForceDirective& directive);
-// The directive with its steps in counterfactual_order; nullopt when it has none.
+// Every serial order the control tries, the one above first. A triple a1 → b2 → c1 has a second:
+// a1 → c1 → b2, the other thread's step after the window. Each serialization can be spoiled by
+// the other thread's unlisted accesses (lost_update's R1-W2-W1 with b after the window still loses
+// the update through b's own read), and a symmetric bug spoils the first (c11_refcount's
+// W1-W2-R1: with T2's decrement first, T2's own test still sees zero). The first is tested at
+// kCounterfactualAlpha; when it was realized and did not decide, the second is tried at half that
+// level, and the order matters if it prevents the failure. (An unrealized first order is no
+// control, and the second does not replace it: it is the one unlisted accesses spoil.)
+std::vector<std::vector<std::uint32_t>> counterfactual_orders(const ForceDirective& directive);
+// The directive with its steps in counterfactual_order (or in `order`); nullopt when it has none.
 std::optional<ForceDirective> counterfactual_directive(const ForceDirective& directive);
+std::optional<ForceDirective> counterfactual_directive(const ForceDirective& directive,
+                                                       const std::vector<std::uint32_t>& order);
 
 // P(X <= k_low) for the low group in Fisher's exact test: X ~ Hypergeometric, the low group's
 // failures among all failures when both groups share one failure rate. One-sided, exact.
@@ -67,13 +78,15 @@ struct CounterfactualDecision {
   double p_lower = 1;  // fisher_at_most(opposite, forced); 1 when unrealized
 };
 
-CounterfactualDecision decide_counterfactual(const CounterfactualEvidence& evidence);
+// `serializations`: how many serial orders the control tries in all (counterfactual_orders); the
+// test is at kCounterfactualAlpha / serializations.
+CounterfactualDecision decide_counterfactual(const CounterfactualEvidence& evidence, std::size_t serializations = 1);
 
 // The control of a refuted pattern: Needed when the opposite order, where it completed, failed
 // significantly less often than the baseline rate (one-sided exact binomial, p <
 // kCounterfactualAlpha); Unrealized below kMinCompletedRuns; else NotNeeded. p_lower is that
 // binomial tail.
 CounterfactualDecision decide_necessity(std::uint64_t opposite_completed, std::uint64_t opposite_failed,
-                                        double baseline_rate);
+                                        double baseline_rate, std::size_t serializations = 1);
 
 }  // namespace ctrlsched::driver

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 
 #include "ctrlsched/falcon_patterns.h"
 #include "ctrlsched/sync_ops.h"
@@ -44,6 +45,29 @@ std::optional<localize::FalconRun> read_falcon_run(const RunRecord& record, bool
     run.executed = std::move(executed);
   }
   return run;
+}
+
+std::map<std::uint64_t, std::uint64_t> statement_sites(const std::vector<localize::FalconRun>& runs,
+                                                       const RecordNames& names) {
+  std::set<std::uint64_t> sites;
+  for (const localize::FalconRun& run : runs) {
+    for (const localize::FalconSighting& s : run.patterns) {
+      const auto pcs = s.forcing_sites();
+      for (std::uint32_t i = 0; i < falcon_kind_length(s.id.kind); ++i) sites.insert(pcs[i]);
+    }
+    if (run.executed) {
+      for (const localize::ExecutedAccess& a : *run.executed) sites.insert(a.site);
+    }
+  }
+  std::map<std::string, std::uint64_t> first_of_statement;  // sites ascending: the smallest wins
+  std::map<std::uint64_t, std::uint64_t> statement_of;
+  for (const std::uint64_t site : sites) {
+    std::string statement = names.statement(site);
+    if (statement.empty()) continue;
+    statement = std::to_string(site >> kSiteModuleShift) + "/" + statement;  // one module's statement
+    statement_of[site] = first_of_statement.try_emplace(statement, site).first->second;
+  }
+  return statement_of;
 }
 
 namespace {

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,12 @@ namespace ctrlsched::driver {
 // nullopt if the collector was not asked for or did not start. Locations of globals are named
 // through `names` (location_name; "" for the heap).
 std::optional<localize::FalconRun> read_falcon_run(const RunRecord& record, bool failed, const RecordNames& names);
+
+// For merge_by_statement (ctrlsched/localize/falcon.h): every site the runs' patterns name or
+// the runs executed, mapped to the smallest such site of its source statement (RecordNames::statement); sites whose
+// statement is unknown are left out (they stay as they are).
+std::map<std::uint64_t, std::uint64_t> statement_sites(const std::vector<localize::FalconRun>& runs,
+                                                       const RecordNames& names);
 
 // One line per pattern, at most `limit` (0 = all), in rank order:
 //   "  1  0.50  W1-W2-R1  x  a.c:7 t1 → a.c:12 t2 [T2] → a.c:8 t1   failing 1/1 · passing 1/3 · 4 tied"

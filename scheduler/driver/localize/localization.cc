@@ -55,11 +55,11 @@ std::string render_counterfactual(const CounterfactualResult& o, const std::stri
           std::to_string(o.forced_runs) + " forced); ";
   if (o.outcome == CounterfactualOutcome::Needed || o.outcome == CounterfactualOutcome::NotNeeded) {
     const bool needed = o.outcome == CounterfactualOutcome::Needed;
-    text += "binomial p = " + p_text(o.p_lower) + (needed ? " < " : ", not < ") + p_text(kCounterfactualAlpha) +
+    text += "binomial p = " + p_text(o.p_lower) + (needed ? " < " : ", not < ") + p_text(o.alpha) +
             (needed ? ": below the baseline, the failing runs need this order" : " below the baseline: the order is not needed");
   } else {
     text += "one-sided Fisher p = " + p_text(o.p_lower) +
-            (o.outcome == CounterfactualOutcome::OrderMatters ? " < " : ", not < ") + p_text(kCounterfactualAlpha) +
+            (o.outcome == CounterfactualOutcome::OrderMatters ? " < " : ", not < ") + p_text(o.alpha) +
             (o.outcome == CounterfactualOutcome::OrderMatters ? ": the order matters" : ": the order does not");
   }
   if (o.failed_other > 0) text += ", " + std::to_string(o.failed_other) + " failed another way";
@@ -117,7 +117,10 @@ class Confirmer {
 
   // The Falcon ranking of the exploration: an order it saw only in passing runs is never
   // confirmed, whichever analysis proposes it (ConfirmRequest::passing_only).
-  void set_falcon(const localize::FalconRanking* falcon) { falcon_ = falcon; }
+  void set_falcon(const localize::FalconRanking* falcon, const std::map<std::uint64_t, std::uint64_t>* statement_of) {
+    falcon_ = falcon;
+    statement_of_ = statement_of;
+  }
 
   // Registers a pattern; returns its number for later lookup.
   std::size_t add(const ForceDirective& directive, std::string location = "") {
@@ -283,6 +286,7 @@ class Confirmer {
   std::set<std::uint64_t> passing_sites_;
   bool any_passing_ = false;
   const localize::FalconRanking* falcon_ = nullptr;
+  const std::map<std::uint64_t, std::uint64_t>* statement_of_ = nullptr;  // merge_by_statement's map
 
   // Whether the order of `pair` is two adjacent steps of `triple` (a window that found a triple
   // reports it instead of its pairs, so a pair's own count misses the runs that had the triple).
@@ -299,8 +303,14 @@ class Confirmer {
   }
 
   // Why `directive` is an order the exploration saw only in passing runs, or "".
-  std::string passing_only_reason(const ForceDirective& directive) const {
+  std::string passing_only_reason(const ForceDirective& forced) const {
     if (falcon_ == nullptr || falcon_->total_failed == 0) return "";
+    // Compared by statement, as the ranking counts them.
+    ForceDirective directive = forced;
+    for (std::uint32_t i = 0; statement_of_ != nullptr && i < directive.count && i < kMaxForceSteps; ++i) {
+      const auto it = statement_of_->find(directive.steps[i].site);
+      if (it != statement_of_->end()) directive.steps[i].site = it->second;
+    }
     for (const localize::RankedFalconPattern& p : falcon_->patterns) {
       if (p.failed != 0 || p.passed == 0 || !same_directive(falcon_directive(p.id), directive)) continue;
       const bool in_a_failing_triple = std::any_of(falcon_->patterns.begin(), falcon_->patterns.end(), [&](const auto& q) {
@@ -422,10 +432,17 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   // A read the run's end came before a write (an order violation whose read crashes or exits):
   // the R1-W2 order the window could not see (localize::add_orders_cut_short).
   localize::add_orders_cut_short(falcon_all);
+  // One source statement, one site: a line compiled twice (inlined into two callers) is one
+  // statement of the interleaving (localize::merge_by_statement).
+  const std::map<std::uint64_t, std::uint64_t> statement_of = statement_sites(falcon_all, names);
+  localize::merge_by_statement(falcon_all, statement_of);
   localize::FalconRanking falcon = rank_falcon(falcon_all, settings.score, sync_first);
   // Symptoms (symptoms.h) go after every other pattern and are never confirmed.
   std::set<std::uint64_t> passing = passing_sites(falcon_all);
   passing.insert(data.passing_sites().begin(), data.passing_sites().end());
+  for (const auto& [site, statement] : statement_of) {
+    if (passing.contains(site)) passing.insert(statement);
+  }
   const bool any_passing = data.any_passing();
   const std::vector<bool> falcon_symptom = demote_symptoms(falcon, passing, any_passing, sync_first);
   // The reference failing run, traced: forced roles are bound to its threads and occurrences.
@@ -435,7 +452,7 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
     reference = run_traced(target, spec, settings.timeout_seconds, target_name);
   }
   confirmer.set_reference(reference ? &reference->trace : nullptr, std::move(passing), any_passing, &names);
-  confirmer.set_falcon(&falcon);
+  confirmer.set_falcon(&falcon, &statement_of);
   std::vector<std::size_t> falcon_suspects;
   if (first_failing) {
     for (const auto& pattern : falcon.patterns) {
@@ -443,8 +460,11 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
       // forcing refutes them explicitly instead of leaving a bare 0.00 without a verdict.
       if (falcon_suspects.size() == settings.top) break;
       const localize::FalconSighting& example = pattern.example;
+      // Forced at the program counters of its example: a directive matches pending accesses.
+      localize::FalconPatternId at_pcs = pattern.id;
+      at_pcs.sites = example.forcing_sites();
       falcon_suspects.push_back(confirmer.add(
-          falcon_directive(pattern.id),
+          falcon_directive(at_pcs),
           example.location_name.empty() ? names.location(example.location) : example.location_name));
     }
   }
@@ -455,7 +475,16 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   std::vector<RunResult> locon_runs;
   if (first_failing) {
     for (std::size_t i : locon_set) locon_runs.push_back(runs[i]);
-    if (const auto input = locon_input(locon_runs, 0)) {
+    if (auto input = locon_input(locon_runs, 0)) {
+      // What the failed run executed (the Falcon collector's table), for procedure II.
+      if (const auto& falcon_run = data.falcon()[*first_failing]; falcon_run && falcon_run->executed) {
+        std::vector<std::pair<std::uint64_t, bool>> executed;
+        for (const localize::ExecutedAccess& a : *falcon_run->executed) {
+          if (!a.sync) executed.emplace_back(a.site, a.write);
+        }
+        std::sort(executed.begin(), executed.end());
+        input->failed.executed = std::move(executed);
+      }
       localize::locon::Options options;
       options.procedure = settings.procedure;
       // Memory pairs first unless the failure is a deadlock or a hang; the sync pairs join when
@@ -633,6 +662,7 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
       if (!sync_first) std::erase_if(falcon_locon_set.back().patterns, is_sync_sighting);
     }
     localize::add_orders_cut_short(falcon_locon_set);
+    localize::merge_by_statement(falcon_locon_set, statement_sites(falcon_locon_set, names));
     json["falcon_one_failure"] = falcon_json(rank_falcon(falcon_locon_set, settings.score, sync_first), names);
     nlohmann::ordered_json locon;
     locon["failing_seed"] = runs[*first_failing].seed;

@@ -26,6 +26,7 @@ LoconInput without_sync_pairs(const LoconInput& input) {
     locon::RunPairs kept;
     for (const locon::Pair& p : run.pairs)
       if (p.key.head.sync == 0 && p.key.tail.sync == 0) kept.pairs.push_back(p);
+    kept.executed = run.executed;
     return kept;
   };
   LoconInput out;

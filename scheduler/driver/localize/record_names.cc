@@ -36,6 +36,19 @@ std::string RecordNames::site(std::uint64_t site) const {
   return text.empty() ? where.text : text;
 }
 
+std::string RecordNames::statement(std::uint64_t site) const {
+  const std::uint64_t module = site >> kSiteModuleShift;
+  const std::uint64_t offset = site & kSiteOffsetMask;
+  if (site == 0 || module >= modules_.size() || !symbolize_) return "";
+  char frame[64];
+  std::snprintf(frame, sizeof frame, "+0x%" PRIx64, offset > 0 ? offset - 1 : 0);
+  const SourceLocation where = symbolize_(modules_[module].path + frame);
+  if (where.file.empty() || where.line == 0) return "";
+  // The column tells two accesses of one line apart (`answered_ += handler_->handle(r)`), while
+  // the copies of one access inlined into two callers share it.
+  return where.file + ":" + std::to_string(where.line) + ":" + std::to_string(where.column);
+}
+
 std::string RecordNames::data(std::uint64_t address) const {
   if (!data_symbol_) return {};
   for (const Module& m : modules_)

@@ -36,6 +36,10 @@ class RecordNames {
   // "file:line function" of a site (a return address: looked up at site - 1), whichever parts
   // are known; the raw frame when nothing is; "?" for site 0 or an unknown module.
   std::string site(std::uint64_t site) const;
+  // The source statement of a site, "path/to/file.c:18:9" (file, line and column; column 0 when
+  // unknown), or "" when the debug information does not say: the copies of one access inlined
+  // into two callers share it.
+  std::string statement(std::uint64_t site) const;
   // The global holding `address` ("balance", "table+16"), or "" (heap, stack, unknown).
   std::string data(std::uint64_t address) const;
   // data(address), or the address in hex when it names no global.

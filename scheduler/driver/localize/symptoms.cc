@@ -17,7 +17,11 @@ std::set<std::uint64_t> passing_sites(std::span<const localize::FalconRun> runs)
     for (const localize::FalconSighting& s : run.patterns) {
       if (s.cut_short) continue;  // its write never ran in that run (add_orders_cut_short)
       const std::uint32_t n = falcon_kind_length(s.id.kind);
-      for (std::uint32_t i = 0; i < n; ++i) sites.insert(s.id.sites[i]);
+      const auto pcs = s.forcing_sites();
+      for (std::uint32_t i = 0; i < n; ++i) {
+        sites.insert(s.id.sites[i]);
+        sites.insert(pcs[i]);
+      }
     }
   }
   return sites;

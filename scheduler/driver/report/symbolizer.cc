@@ -48,7 +48,8 @@ const Dwfl_Callbacks kCallbacks = {
 // the compile unit right after the first instance), so the user's call site, two or three
 // instances out, was never seen. dwarf_getscopes_die on the innermost scope walks the concrete
 // nesting of the DIE tree instead, every inlined instance up to the function it was inlined into.
-bool user_call_site(Dwfl_Module* module, GElf_Addr address, std::string* file, std::uint32_t* line) {
+bool user_call_site(Dwfl_Module* module, GElf_Addr address, std::string* file, std::uint32_t* line,
+                    std::uint32_t* column) {
   Dwarf_Addr bias = 0;
   Dwarf_Die* cu = dwfl_module_addrdie(module, address, &bias);
   if (cu == nullptr) return false;
@@ -67,15 +68,17 @@ bool user_call_site(Dwfl_Module* module, GElf_Addr address, std::string* file, s
   for (int i = 0; i < depth && !found; ++i) {
     if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine) continue;
     Dwarf_Attribute attribute;
-    Dwarf_Word call_file = 0, call_line = 0;
+    Dwarf_Word call_file = 0, call_line = 0, call_column = 0;
     if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attribute), &call_file) != 0 ||
         dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attribute), &call_line) != 0 ||
         call_file >= file_count)
       continue;
     const char* name = dwarf_filesrc(files, call_file, nullptr, nullptr);
     if (name == nullptr || is_toolchain_header(name)) continue;
+    if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_column, &attribute), &call_column) != 0) call_column = 0;
     *file = name;
     *line = static_cast<std::uint32_t>(call_line);
+    *column = static_cast<std::uint32_t>(call_column);
     found = true;
   }
   std::free(scopes);
@@ -153,13 +156,16 @@ SourceLocation Symbolizer::symbolize(std::string_view frame) {
       const char* name = dwfl_module_addrinfo(m->module, address, &symbol_offset, &symbol, nullptr, nullptr, nullptr);
       location.function = demangle(name);
       if (Dwfl_Line* line = dwfl_module_getsrc(m->module, address)) {
-        int line_number = 0;
-        if (const char* file = dwfl_lineinfo(line, nullptr, &line_number, nullptr, nullptr, nullptr)) {
+        int line_number = 0, column = 0;
+        if (const char* file = dwfl_lineinfo(line, nullptr, &line_number, &column, nullptr, nullptr)) {
           location.file = file;
           location.line = line_number > 0 ? static_cast<std::uint32_t>(line_number) : 0;
+          location.column = column > 0 ? static_cast<std::uint32_t>(column) : 0;
         }
       }
-      if (is_toolchain_header(location.file)) user_call_site(m->module, address, &location.file, &location.line);
+      if (is_toolchain_header(location.file)) {
+        user_call_site(m->module, address, &location.file, &location.line, &location.column);
+      }
       if (location.function.empty() && location.file.empty()) {
         location.text = std::string(frame);  // nothing known: keep the raw frame
       } else {

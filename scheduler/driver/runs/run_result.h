@@ -41,6 +41,7 @@ struct SourceLocation {
   std::string function;
   std::string file;
   std::uint32_t line = 0;
+  std::uint32_t column = 0;  // 0 when the debug information gives none
 };
 
 // Turns a frame from the run record ("module+0xoffset" or free text) into a location. The shim

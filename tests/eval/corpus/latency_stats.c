@@ -1,13 +1,13 @@
 // ctrlsched-truth: class=multi_variable fails=assertion
 // ctrlsched-truth: cause total_ms W1@22 R2@39
 // ctrlsched-truth: cause samples R1@42 W2@25
-/* latency_stats.c - request latencies summed and counted under two locks; a reporter thread
- * prints the mean.
- *
+// ctrlsched-truth: cause total_ms R1@39 W2@22
+// ctrlsched-truth: cause samples W1@25 R2@42
+/* latency_stats.c - request latencies summed and counted under two locks; a reporter prints the mean.
  * add_sample() updates the sum and the count in two separate critical sections, so the
- * reporter can see a sum that already includes a sample the count does not. Every sample is
- * 10 ms, so the reporter's sanity check (sum == 10 * count) fails on such a snapshot.
- */
+ * reporter can see a sum that already includes a sample the count does not (or, with the second
+ * sample, a count that includes one the sum does not). Every sample is
+ * 10 ms, so the reporter's sanity check (sum == 10 * count) fails on such a snapshot. */
 #include <assert.h>
 #include <pthread.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 // ctrlsched-truth: class=check_then_act fails=assertion
 // ctrlsched-truth: cause g_plugins R1@36 W2@25 W1@25
 // ctrlsched-truth: cause g_plugins R1@36 W2@25 R1@25
+// ctrlsched-truth: cause g_plugins R1@36 W2@25 R1@24
 // plugin_registry.cpp - plugins register themselves by name in a registry behind a
 // std::shared_mutex.
-//
 // add() checks for the name under the shared lock and appends under the exclusive lock, but
 // does not check again after upgrading: two threads loading the same plugin both register it.
 #include <cassert>

@@ -1,8 +1,8 @@
 // ctrlsched-truth: class=check_then_act fails=assertion
 // ctrlsched-truth: cause g_cache R1@19 W2@26 W1@26
 // ctrlsched-truth: cause g_cache R1@19 W2@26 R1@26
+// ctrlsched-truth: cause g_cache R1@19 W2@26 R1@24
 // price_cache.cpp - a memoizing price cache shared by request threads.
-//
 // get() looks the SKU up under the lock, computes the price outside it (slow) and inserts it
 // under the lock again, without looking again. Two threads that both miss insert the same SKU
 // twice; the cache's own consistency check finds the duplicate.

@@ -29,6 +29,7 @@
 #include <array>
 #include <compare>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -66,6 +67,11 @@ struct FalconSighting {
   std::string location_name;              // e.g. "balance"; empty when not a known global
   std::array<std::uint32_t, 2> threads{};  // threads of role 1 and role 2 (first occurrence)
   bool cut_short = false;  // inferred by add_orders_cut_short: the run ended before the write
+  // The program counters of this occurrence when merge_by_statement gave the pattern its
+  // statements' sites (all 0 otherwise: id.sites are the pcs). A directive forcing the pattern
+  // needs real pcs: forcing_sites().
+  std::array<std::uint64_t, 3> pcs{};
+  std::array<std::uint64_t, 3> forcing_sites() const { return pcs[0] != 0 ? pcs : id.sites; }
 };
 
 // One access or sync operation a run executed (the collector's table, ctrlsched/falcon_patterns.h).
@@ -130,6 +136,15 @@ double falcon_score(FalconScore score, std::uint32_t failed, std::uint32_t passe
 // such run that knows what it executed and does not have it already; returns how many were
 // added. Passing runs get it as well as failing ones.
 std::size_t add_orders_cut_short(std::vector<FalconRun>& runs);
+
+// Patterns of one statement, not of one instruction: the same source line compiled twice (a
+// function inlined into two callers, two lambdas running it) has two program counters, and
+// Falcon would count one interleaving of the program's statements as two patterns, each with
+// part of the runs, printed alike. `statement_of` maps each site to one site standing for its
+// statement (sites missing from it stay as they are); every sighting's sites are replaced by
+// those (its pcs kept in FalconSighting::pcs) and sightings that become equal within a run are
+// merged (counts added, the first kept). docs/localization.md, "One statement, one site".
+void merge_by_statement(std::vector<FalconRun>& runs, const std::map<std::uint64_t, std::uint64_t>& statement_of);
 
 // sync_first: among patterns equal in score, failed(s) and passed(s), sync patterns come before
 // memory-access patterns (the driver asks for it when the failure is a deadlock or a hang: no

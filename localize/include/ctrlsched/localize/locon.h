@@ -65,6 +65,10 @@ struct Pair {
 // One run's pairs, in first-occurrence order (the index is the pair's occurrence order).
 struct RunPairs {
   std::vector<Pair> pairs;
+  // Every access the run executed, as (site, is a write), sorted, when known (the driver takes it
+  // from the Falcon collector; nullopt with --access-pairs alone). Procedure II reports a culprit
+  // only if its head ran in the failed run: the failing access that ended the run is the head.
+  std::optional<std::vector<std::pair<std::uint64_t, bool>>> executed;
 };
 
 struct Finding {
