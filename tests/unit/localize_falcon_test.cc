@@ -307,3 +307,32 @@ TEST_CASE("orders cut short: a read whose write never came is R1-W2", "[falcon]"
   // Run again: nothing new (each run has the sighting already).
   CHECK(add_orders_cut_short(runs) == 0);
 }
+
+// docs/localization.md, "One statement, one site".
+TEST_CASE("merge by statement: one line inlined into two callers is one pattern", "[falcon]") {
+  // Sites 24 and 124 are the same statement (pop() inlined into two lambdas), 26 and 126 too.
+  const std::map<std::uint64_t, std::uint64_t> statement_of = {{24, 24}, {124, 24}, {26, 26}, {126, 26}};
+  FalconRun first, second;
+  first.failed = second.failed = true;
+  FalconSighting a;
+  a.id = {FalconKind::R1W2, {24, 126, 0}, {}};
+  a.count = 2;
+  FalconSighting b;
+  b.id = {FalconKind::R1W2, {124, 26, 0}, {}};
+  b.count = 3;
+  first.patterns = {a, b};   // both in one run: merged, counts added
+  second.patterns = {b};     // the other copy only
+  std::vector<FalconRun> runs = {first, second};
+  merge_by_statement(runs, statement_of);
+  REQUIRE(runs[0].patterns.size() == 1);
+  CHECK(runs[0].patterns[0].id.sites == std::array<std::uint64_t, 3>{24, 26, 0});
+  CHECK(runs[0].patterns[0].count == 5);
+  CHECK(runs[0].patterns[0].forcing_sites() == std::array<std::uint64_t, 3>{24, 126, 0});  // its own pcs
+  CHECK(runs[1].patterns[0].forcing_sites() == std::array<std::uint64_t, 3>{124, 26, 0});
+  const FalconRanking ranking = rank_falcon(runs);
+  REQUIRE(ranking.patterns.size() == 1);
+  CHECK(ranking.patterns[0].failed == 2);
+  // Sites the map does not know stay as they are; merging twice changes nothing.
+  merge_by_statement(runs, statement_of);
+  CHECK(runs[0].patterns[0].forcing_sites() == std::array<std::uint64_t, 3>{24, 126, 0});
+}

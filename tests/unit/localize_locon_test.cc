@@ -163,6 +163,23 @@ TEST_CASE("Procedure II: a failing read that ends the run reports the reversed p
   CHECK(procedure_two(failed, {}, Level::Pc).empty());  // no passing runs: nothing is "always"
 }
 
+TEST_CASE("Procedure II: a culprit whose head never ran in the failed run is no reversed order", "[locon]") {
+  // Same program; the failed run also knows what it executed. Its crashing read (20) ran, so
+  // R@20 → W@10 stands; R@21 never ran (the crash came first), so "R@21 → W@11" is no order that
+  // happened: the run simply ended before T2 got there (an assertion in another thread ends a
+  // run the same way, and then every later pair is "missing").
+  constexpr std::uint64_t kBandwidth = 0x3000, kRate = 0x4000;
+  const RunPairs ok = run({W(kT1, 11, kRate), W(kT1, 10, kBandwidth), R(kT2, 20, kBandwidth), R(kT2, 21, kRate)});
+  RunPairs failed = run({R(kT2, 20, kBandwidth)});
+  failed.executed = std::vector<std::pair<std::uint64_t, bool>>{{20, false}};
+  const std::vector<Finding> findings = procedure_two(failed, {ok}, Level::Pc);
+  REQUIRE(findings.size() == 1);
+  CHECK(findings.front().pairs == std::vector{PairKey{side(20, false), side(10, true)}});
+  // Nothing ran at all: no culprit.
+  failed.executed = std::vector<std::pair<std::uint64_t, bool>>{};
+  CHECK(procedure_two(failed, {ok}, Level::Pc).empty());
+}
+
 TEST_CASE("Procedure II: partially missing coupled pairs (Table 1, ID-10, third case)", "[locon]") {
   // T1: a: x = ..; d: y = ..;   T2: b: .. = x; c: .. = y;  (a, d) and (b, c) should be atomic.
   const RunPairs t1_first = run({W(kT1, 1, kX), W(kT1, 4, kY), R(kT2, 2, kX), R(kT2, 3, kY)});
