@@ -34,7 +34,7 @@ void on_fatal_signal(int sig, siginfo_t* info, void* context) {
     format_location(r->signal.pc_location, pc);
     // The unwinder was loaded at start-up, so this neither allocates nor takes the loader's lock.
     // A fault inside it (a smashed stack) kills the process: the outcome is already recorded.
-    capture_stack(r->failure.stack);
+    capture_stack(r->failure.stack, pc);
     r->failure.thread = r->signal.thread;
   }
   if (g_rt.active && r != nullptr) finish_collectors();  // async-signal-safe

@@ -137,17 +137,26 @@ void warm_up_unwinder() {
   tls_shim_internal = false;
 }
 
-void capture_stack(Stack& out) {
+void capture_stack(Stack& out, std::uintptr_t interrupted_pc) {
   void* pcs[48];
   tls_shim_internal = true;
   int n = backtrace(pcs, 48);
   tls_shim_internal = false;
+  int first = 0;
+  for (int i = 0; interrupted_pc != 0 && i < n; ++i) {
+    if (reinterpret_cast<std::uintptr_t>(pcs[i]) == interrupted_pc) {
+      first = i;
+      break;
+    }
+  }
   out.count = 0;
-  for (int i = 0; i < n && out.count < kMaxFrames; ++i) {
+  for (int i = first; i < n && out.count < kMaxFrames; ++i) {
     auto pc = reinterpret_cast<std::uintptr_t>(pcs[i]);
     if (in_shim(pc)) continue;
-    // Return addresses point after the call; step back into it so the line is the call's.
-    format_location(out.frames[out.count++], pc - 1);
+    // Return addresses point after the call; step back into it so the line is the call's. The
+    // interrupted frame's pc is the faulting instruction itself.
+    const bool exact = interrupted_pc != 0 && i == first && pc == interrupted_pc;
+    format_location(out.frames[out.count++], exact ? pc : pc - 1);
   }
 }
 

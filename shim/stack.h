@@ -17,7 +17,10 @@ std::uint64_t site_of(std::uintptr_t pc);
 // Async-signal-safe: formats pc as "module+0xoffset" using the snapshot.
 void format_location(Frame& out, std::uintptr_t pc);
 // Captures the calling thread's stack, leaving out the shim's own frames.
-void capture_stack(Stack& out);
+// `interrupted_pc` (a fatal-signal handler's): the stack starts at that frame, taken as it is (it
+// is where the fault happened, not a return address), without the handler's frames and the
+// signal trampoline above it; if the unwinder did not reach it, every frame is kept.
+void capture_stack(Stack& out, std::uintptr_t interrupted_pc = 0);
 // Loads the unwinder (glibc's backtrace dlopens libgcc_s on first use) while that is safe, so the
 // fatal-signal handler can capture a stack without allocating.
 void warm_up_unwinder();

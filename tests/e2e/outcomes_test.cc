@@ -142,8 +142,14 @@ TEST_CASE("a SIGSEGV in a worker is a signal outcome naming the thread and the l
     if (g["file"].is_string()) CHECK(basename(g["file"].get<std::string>()) == "segv_in_worker.c");
     CHECK(g["line"] == line);
     CHECK(g["function"] == "crasher");
-    // ... and it replays.
+    // The stack starts at the faulting frame, at its own line: not at the signal trampoline, and
+    // not one line off (the faulting pc is no return address to step back from).
     const Json& first = r.run_of(g["first_seed"].get<std::uint64_t>());
+    REQUIRE(first["failure"]["stack"].is_array());
+    REQUIRE_FALSE(first["failure"]["stack"].empty());
+    CHECK(first["failure"]["stack"][0].get<std::string>() ==
+          "crasher (segv_in_worker.c:" + std::to_string(line) + ")");
+    // ... and it replays.
     const Process p = run_replay(dir, {first["handle"].get<std::string>()}, program("segv_in_worker"));
     INFO(p.describe());
     CHECK(p.exit_code == 1);
