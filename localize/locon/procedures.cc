@@ -118,7 +118,7 @@ std::vector<Finding> procedure_two(const RunPairs& failed, const std::vector<Run
   // The culprit (a reversed pair) → its finding; a culprit found twice keeps its best rank.
   std::map<PairKey, Finding> culprits;
   auto report = [&](const PairKey& missing, std::uint32_t order, std::vector<PairKey> partner,
-                    std::string reason) {
+                    std::string reason, bool culprit_first = false) {
     // Scenario II: the failing access ended the run before the culprit's tail. If the failed
     // run shows that tail (or a later iteration of it) executing, it is not this scenario.
     const Side tail = reversed(missing).tail;
@@ -132,7 +132,7 @@ std::vector<Finding> procedure_two(const RunPairs& failed, const std::vector<Run
     }
     std::vector<PairKey> pairs{reversed(missing)};
     pairs.insert(pairs.end(), partner.begin(), partner.end());
-    Finding finding{Procedure::II, level, std::move(pairs), order, std::move(reason)};
+    Finding finding{Procedure::II, level, std::move(pairs), order, std::move(reason), culprit_first};
     auto [it, inserted] = culprits.emplace(finding.pairs.front(), finding);
     if (!inserted && order < it->second.order) it->second = std::move(finding);
   };
@@ -175,9 +175,21 @@ std::vector<Finding> procedure_two(const RunPairs& failed, const std::vector<Run
         if (has_a == has_b) continue;
         const PairKey& missing = has_a ? b : a;
         const PairKey& partner = has_a ? a : b;
+        // The culprit is the missing pair reversed: its head is the missing pair's tail. It goes
+        // first if, in the witness run, each of its accesses comes before the partner's access of
+        // the same thread (program order: head_access/tail_access).
+        const Pair& m = witness.representative(missing);
+        const Pair& p = witness.representative(partner);
+        const auto before_partner = [&](const Side& side, std::uint32_t index) {
+          if (p.key.head.thread == side.thread) return index < p.head_access;
+          if (p.key.tail.thread == side.thread) return index < p.tail_access;
+          return true;
+        };
+        const bool culprit_first = before_partner(m.key.tail, m.tail_access) && before_partner(m.key.head, m.head_access);
         report(missing, witness.order(missing), {partner},
                "always together with its partner in the " + runs_text(ps.size()) +
-                   "; the failed run has only the partner");
+                   "; the failed run has only the partner",
+               culprit_first);
       }
   }
 

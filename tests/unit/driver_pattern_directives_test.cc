@@ -82,6 +82,22 @@ TEST_CASE("a Locon procedure II coupled finding forces its partner, then the cul
   CHECK(d->steps[3].location == 1);
 }
 
+TEST_CASE("a Locon procedure II coupled finding whose culprit comes first in program order forces it first") {
+  // latency_stats: culprit R@39 → W@22 (the reporter reads the sum before the handler's second
+  // add), partner W@25 → R@42 (the handler counts, then the reporter reads the count). The reporter
+  // reads 39 before 42: partner first would ask it to read 42 before 39.
+  locon::Finding finding;
+  finding.procedure = locon::Procedure::II;
+  finding.level = locon::Level::Pc;
+  finding.pairs = {pair(39, false, 0, 22, true, 0), pair(25, true, 0, 42, false, 0)};
+  finding.culprit_first = true;
+  const auto d = locon_directive(finding);
+  REQUIRE(d);
+  check_steps(*d, {{39, ForceAccess::Read, 0}, {22, ForceAccess::Write, 1}, {25, ForceAccess::Write, 1}, {42, ForceAccess::Read, 0}});
+  CHECK(d->steps[0].location == 0);
+  CHECK(d->steps[2].location == 1);
+}
+
 TEST_CASE("a Locon procedure III finding forces both pairs; roles follow threads when known") {
   locon::Finding finding;
   finding.procedure = locon::Procedure::III;

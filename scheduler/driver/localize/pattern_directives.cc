@@ -55,8 +55,12 @@ std::optional<ForceDirective> locon_directive(const localize::locon::Finding& fi
   using localize::locon::Procedure;
   const bool coupled = finding.procedure == Procedure::II && finding.pairs.size() >= 2;
   const std::size_t pairs = finding.procedure == Procedure::III || coupled ? std::min<std::size_t>(finding.pairs.size(), 2) : 1;
+  // The partner first, unless the culprit's accesses come first in each thread's program order
+  // (latency_stats: the reporter reads the sum before the handler adds, then the count after the
+  // handler counted).
+  const bool partner_first = coupled && !finding.culprit_first;
   const auto pair_at = [&](std::size_t p) -> const localize::locon::PairKey& {
-    return coupled ? finding.pairs[1 - p] : finding.pairs[p];
+    return partner_first ? finding.pairs[1 - p] : finding.pairs[p];
   };
   const bool threads_known = finding.level != Level::Pc;
   std::vector<std::uint32_t> role_threads;  // role r = role_threads[r]

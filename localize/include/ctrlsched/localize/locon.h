@@ -81,6 +81,10 @@ struct Finding {
   // II, the missing original pair's occurrence in the first passing run that has it.
   std::uint32_t order = 0;
   std::string reason;  // one line
+  // II with a partner: whether the culprit's accesses come before the partner's in each thread's
+  // program order (in the passing run that had both), so that forcing the two pairs as one order
+  // puts the culprit first; else the partner first (the one the failed run had).
+  bool culprit_first = false;
   bool operator==(const Finding&) const = default;
 };
 
