@@ -163,6 +163,16 @@ inline std::vector<ReportedSide> conseq_sides(const std::string& text) {
 class Truth {
  public:
   static std::string without_offset(const std::string& location) { return location.substr(0, location.find('+')); }
+  // A global's name without its namespaces: reports name a global in a namespace (or an
+  // anonymous one) the way the symbol table does, "(anonymous namespace)::g_buckets+48", and a
+  // header names it as the source does, "g_buckets".
+  static std::string unqualified(const std::string& name) {
+    const std::size_t colons = name.rfind("::");
+    return colons == std::string::npos ? name : name.substr(colons + 2);
+  }
+  static bool same_global(const std::string& reported, const std::string& named) {
+    return reported == named || unqualified(reported) == named;
+  }
 
   static Truth parse(std::istream& in) {
     Truth truth;
@@ -375,7 +385,7 @@ class Truth {
   static bool names_variable(const TruthPattern& pattern, const std::string& location) {
     const std::string name = without_offset(location);
     for (const std::string& variable : pattern.variables) {
-      if (variable == name) return true;
+      if (same_global(name, variable)) return true;
     }
     return false;
   }
@@ -395,8 +405,8 @@ class Truth {
   // exactly); a `*` cause's objects are labels and match any location.
   static bool is_object(const TruthPattern& pattern, const std::string& object, const std::string& location) {
     if (pattern.variables.empty() || location.empty()) return true;
-    if (object.find('+') != std::string::npos) return location == object;
-    return without_offset(location) == object;
+    if (object.find('+') != std::string::npos) return same_global(location, object);
+    return same_global(without_offset(location), object);
   }
 
   // `sides` matched against every contiguous run of `sequence` (the cause's sides or one

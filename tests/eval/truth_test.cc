@@ -255,3 +255,12 @@ TEST_CASE("a report that says more: a run of the cause, its other sides on the c
   // Nor a wrong location.
   CHECK_FALSE(pool.is_true("lazy_pool", says_more, "g_pool"));
 }
+
+TEST_CASE("a global in a namespace is the header's unqualified name") {
+  const Truth counter = program("stripe", "// ctrlsched-truth: class=lost_update fails=exit\n"
+                                          "// ctrlsched-truth: cause g_buckets R1@36 W2@36 W1@36\n");
+  const std::vector<ReportedSide> sides = {side("R", 1, "stripe.c", 36), side("W", 2, "stripe.c", 36), side("W", 1, "stripe.c", 36)};
+  CHECK(counter.is_true("stripe", sides, "(anonymous namespace)::g_buckets+48"));
+  CHECK(counter.is_true("stripe", sides, "stats::g_buckets"));
+  CHECK_FALSE(counter.is_true("stripe", sides, "(anonymous namespace)::g_other"));
+}
