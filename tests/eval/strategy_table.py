@@ -35,6 +35,21 @@ STRATEGIES = [
 ]
 SINGLE = [name for name, _ in STRATEGIES if name != "portfolio"]
 
+# Every arm a portfolio may draw a seed from (strategy, parameters, points): measured with
+# --arms, shown in the per-arm table, and the input of --simulate. A portfolio seed is the very run
+# its arm makes for that seed number (docs/strategies.md, "The portfolio"), so the failing seeds
+# of the arms give the failing seeds of any rotation over them exactly.
+ARMS = [
+    ("pct d=2", ["--strategy", "pct", "--depth", "2"]),
+    ("pct d=3", ["--strategy", "pct", "--depth", "3"]),
+    ("pct d=4", ["--strategy", "pct", "--depth", "4"]),
+    ("pct d=5", ["--strategy", "pct", "--depth", "5"]),
+    ("random", ["--strategy", "random"]),
+    ("pos", ["--strategy", "pos"]),
+    ("surw", ["--strategy", "surw"]),
+]
+ARMS = ARMS + [(name + " sync", extra + ["--points", "sync"]) for name, extra in ARMS]
+
 
 def corpus_programs(corpus):
     names = []
@@ -50,8 +65,23 @@ def cell_path(work, program, strategy, rate=0):
     return os.path.join(work, f"{program}.{strategy.replace(' ', '').replace('=', '')}{suffix}.json")
 
 
-def measure(args, program, strategy, extra):
-    path = cell_path(args.work, program, strategy, args.rate)
+def best_cached(work, program, strategy):
+    """The cached rate cell of (program, strategy) with the most seeds, or None."""
+    key = strategy.replace(" ", "").replace("=", "")
+    best = None
+    prefix = f"{program}.{key}.rate"
+    for entry in os.listdir(work):
+        if entry.startswith(prefix) and entry.endswith(".json") and not entry.endswith(".report.json"):
+            with open(os.path.join(work, entry)) as f:
+                cell = json.load(f)
+            if "error" not in cell and (best is None or cell["seeds_run"] > best["seeds_run"]):
+                best = cell
+    return best
+
+
+def measure(args, program, strategy, extra, rate=None):
+    rate = args.rate if rate is None else rate
+    path = cell_path(args.work, program, strategy, rate)
     if os.path.exists(path):
         with open(path) as f:
             cached = json.load(f)
@@ -59,13 +89,14 @@ def measure(args, program, strategy, extra):
             return cached
     report = path + ".report.json"
     binary = os.path.join(args.bin_dir, program + "_instrumented")
-    seeds = ["--seeds", str(args.rate)] if args.rate else ["--seeds", str(args.cap), "--stop-after", "1"]
-    command = [args.ctrlsched] + seeds + ["--jobs", "1", "--no-save", "--quiet", "--json", report] + extra + [binary]
+    seeds = ["--seeds", str(rate)] if rate else ["--seeds", str(args.cap), "--stop-after", "1"]
+    command = [args.ctrlsched] + seeds + ["--jobs", str(args.jobs), "--no-save", "--quiet", "--json", report] + extra + [binary]
     if args.budget:
         command = ["timeout", "-s", "TERM", str(args.budget)] + command
     subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    cell = {"program": program, "strategy": strategy, "cap": args.rate or args.cap, "first_failure": None,
-            "seeds_run": 0, "handle": None, "interrupted": False, "rate": args.rate, "failures": 0}
+    cell = {"program": program, "strategy": strategy, "cap": rate or args.cap, "first_failure": None,
+            "seeds_run": 0, "handle": None, "interrupted": False, "rate": rate, "failures": 0,
+            "failing_seeds": [], "timeouts": [], "handles": {}}
     try:
         with open(report) as f:
             data = json.load(f)
@@ -77,11 +108,23 @@ def measure(args, program, strategy, extra):
         cell["seeds_run"] = len(runs)
         cell["interrupted"] = bool(data["summary"].get("interrupted"))
         for run in runs:
-            if run.get("outcome") == "fail":
-                cell["failures"] += 1
-                if cell["first_failure"] is None:
-                    cell["first_failure"] = run["seed"] + 1
-                    cell["handle"] = run.get("handle")
+            # The strategy a seed ran, by its handle's name (for the portfolio: which arm).
+            name = run.get("handle", "").split("@")[0].split(":", 1)[-1]
+            cell["handles"][name] = cell["handles"].get(name, 0) + 1
+            if strategy == "portfolio":
+                cell.setdefault("seed_arms", []).append(name)
+            if run.get("outcome") != "fail":
+                continue
+            # A timeout is the wall clock's verdict, not the schedule's: not counted as finding the bug.
+            if run.get("kind") == "timeout":
+                cell["timeouts"].append(run["seed"])
+                continue
+            cell["failures"] += 1
+            cell["failing_seeds"].append(run["seed"])
+            if cell["first_failure"] is None:
+                cell["first_failure"] = run["seed"] + 1
+                cell["handle"] = run.get("handle")
+        os.remove(report)
     with open(path, "w") as f:
         json.dump(cell, f)
     return cell
@@ -90,7 +133,7 @@ def measure(args, program, strategy, extra):
 def shown(cell):
     if cell.get("rate"):
         if cell["failures"]:
-            return f"{cell['seeds_run'] / cell['failures']:.1f}"
+            return f"{expected_first_failure(cell):.1f}"
         return f">{cell['seeds_run']}" + ("†" if cell["interrupted"] or cell["seeds_run"] < cell["cap"] else "")
     if cell["first_failure"] is not None:
         return str(cell["first_failure"])
@@ -99,9 +142,32 @@ def shown(cell):
     return f">{cell['cap']}"
 
 
+def expected_first_failure(cell):
+    """Expected seeds to the first failure of a rate cell. A single strategy: seeds / failures (the
+    mean of the geometric distribution). The portfolio runs a fixed sequence of arms, so its first
+    failure depends on their order: with r(a) the failure rate of arm a among the cell's seeds, the
+    expectation is the sum over s of P(no failure in seeds 0..s-1) = prod over t < s of
+    (1 - r(arm of seed t)), over the measured seeds, the rest continued at the cell's mean rate."""
+    if not cell["failures"]:
+        return float("inf")
+    arms = cell.get("seed_arms")
+    if not arms:
+        return cell["seeds_run"] / cell["failures"]
+    failing = set(cell["failing_seeds"])
+    seen, failed = {}, {}
+    for seed, arm in enumerate(arms):
+        seen[arm] = seen.get(arm, 0) + 1
+        failed[arm] = failed.get(arm, 0) + (seed in failing)
+    survive, total = 1.0, 0.0
+    for arm in arms:
+        total += survive
+        survive *= 1 - failed[arm] / seen[arm]
+    return total + survive * cell["seeds_run"] / cell["failures"]
+
+
 def value(cell):
     if cell.get("rate"):
-        return cell["seeds_run"] / cell["failures"] if cell["failures"] else float("inf")
+        return expected_first_failure(cell)
     return cell["first_failure"] if cell["first_failure"] is not None else float("inf")
 
 
@@ -160,6 +226,12 @@ def main():
     parser.add_argument("--only", default="", help="comma-separated programs")
     parser.add_argument("--strategies", default="", help="comma-separated columns to measure")
     parser.add_argument("--render-only", action="store_true", help="print the table from the cache")
+    parser.add_argument("--jobs", type=int, default=1, help="ctrlsched --jobs (the results do not depend on it)")
+    parser.add_argument("--arms", action="store_true", help="also measure every arm of ARMS")
+    parser.add_argument("--extend", type=int, default=0,
+                        help="with --rate: measure a cell again with this many seeds when it failed fewer than "
+                             "--extend-below times")
+    parser.add_argument("--extend-below", type=int, default=30)
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     programs = corpus_programs(args.corpus)
@@ -168,18 +240,34 @@ def main():
         programs = [p for p in programs if p in wanted]
     columns = args.strategies.split(",") if args.strategies else [n for n, _ in STRATEGIES]
     cells = {}
+    measured = list(STRATEGIES)
+    if args.arms:
+        measured += [arm for arm in ARMS if arm[0] not in dict(STRATEGIES)]
+        if not args.strategies:
+            columns += [name for name, _ in ARMS if name not in columns]
     for program in programs:
-        for name, extra in STRATEGIES:
+        for name, extra in measured:
             path = cell_path(args.work, program, name, args.rate)
             if args.render_only or name not in columns:
-                if not os.path.exists(path):
-                    print(f"missing cell {program} / {name}", file=sys.stderr)
-                    return 1
-                with open(path) as f:
-                    cells[(program, name)] = json.load(f)
+                if os.path.exists(path):
+                    with open(path) as f:
+                        cells[(program, name)] = json.load(f)
                 continue
-            cells[(program, name)] = measure(args, program, name, extra)
+            cell = measure(args, program, name, extra)
+            # A rare failure needs more seeds for its rate: measure it again with --extend seeds.
+            if args.rate and args.extend and cell["failures"] < args.extend_below:
+                cell = measure(args, program, name, extra, rate=args.extend)
+            cells[(program, name)] = cell
             print(f"{program} {name}: {shown(cells[(program, name)])}", file=sys.stderr, flush=True)
+    if args.rate:  # every cell from the measurement with the most seeds
+        for program in programs:
+            for name, _ in measured:
+                if (cached := best_cached(args.work, program, name)) is not None:
+                    cells[(program, name)] = cached
+    missing = [f"{p} / {n}" for p in programs for n, _ in STRATEGIES if (p, n) not in cells]
+    if missing:
+        print("missing cells (measure them first): " + ", ".join(missing), file=sys.stderr)
+        return 1
     sys.stdout.write(render(args, programs, cells))
     return 0
 
