@@ -227,6 +227,107 @@ TEST_CASE("dfs on three threads", "[dfs]") {
   CHECK(c.redundant == 4);
 }
 
+// The Mazurkiewicz class of a toy run: which of two dependent steps of different threads (same
+// location, at least one a write) came first, for every such pair.
+std::string class_of(const ToyProgram& program, const std::string& order) {
+  struct Done {
+    std::size_t thread, index;
+  };
+  std::vector<Done> done;
+  std::vector<std::size_t> next(program.size(), 0);
+  std::vector<std::string> pairs;
+  for (const char c : order) {
+    const auto t = static_cast<std::size_t>(c - 'A');
+    const ToyStep& step = program[t][next[t]];
+    for (const Done& d : done) {
+      const ToyStep& other = program[d.thread][d.index];
+      if (d.thread == t || step.location == 0 || other.location != step.location || (!other.write && !step.write)) continue;
+      pairs.push_back(std::to_string(d.thread) + "." + std::to_string(d.index) + "<" + std::to_string(t) + "." +
+                      std::to_string(next[t]));
+    }
+    done.push_back({t, next[t]});
+    ++next[t];
+  }
+  std::sort(pairs.begin(), pairs.end());
+  std::string key;
+  for (const std::string& p : pairs) key += p + " ";
+  return key;
+}
+
+std::set<std::string> classes_of(const ToyProgram& program, const std::set<std::string>& orders) {
+  std::set<std::string> out;
+  for (const std::string& o : orders) out.insert(class_of(program, o));
+  return out;
+}
+
+// DPOR (dfs_dpor.cc): branches only where a run's steps depend on each other, plus BPOR's
+// conservative points. Counts by hand (all runs are schedules: DPOR cuts nothing short).
+//
+// Independent steps (two threads of n, or three threads of one): no step depends on another's,
+// so no run asks for a branch: 1 run at every bound (sleep sets: n+1 runs for two threads,
+// K >= 1; 6 runs of which 2 schedules for three threads, K = 1).
+// Dependent steps (every step writes location 1): every interleaving is a class of its own, so a
+// sound search runs at least every schedule within the bound, and DPOR never runs a prefix twice
+// (the tree of explored choices) nor beyond the bound: exactly the counts without reduction,
+// 1, n+1, n^2+1 for K = 0, 1, 2.
+//
+// n private steps, then one shared write, per thread: A = p1..pn sA, B = q1..qn sB (sA, sB write
+// location 1; everything else is independent). Steps are numbered from 0 in each run; the
+// point before step i is where a branch at i is made.
+//   Run 1 (no prefix): A^(n+1) B^(n+1). The only dependent pair is sA (step n) and sB (step
+//   2n+1): B's next step at 2n+1 asks for B at step n (cost 1: A could go on), and the last
+//   context switch before step n is step 0 (the run's first step): B there too (cost 1).
+//   K=0: 1 run.
+//   Run 2 (B at step n): A^n B^(n+1) A: sA now follows sB (step 2n); A's sA asks for A at step
+//   2n (B could go on: cost 1 + 1 = 2), and the last switch before 2n is step n, where A was
+//   run already (run 1).
+//   Run 3 (B at step 0): B^(n+1) A^(n+1): sA (step 2n+1) asks for A at step n (B's sB; cost 2);
+//   the last switch before n is step 0, where A was run already.
+//   K=1: 3 runs, whatever n is (sleep sets: n+2, one per point of A, n of them cut short).
+//   Run 4 (A^n B^n, then A at sB's point): A^n B^n A B: sB after sA asks for B at sA's step,
+//   where run 2 went on with B, and at the last switch before it (step n): B again. Nothing new.
+//   Run 5 (B^n, then A at sB's point): B^n A^(n+1) B: sB asks for B at sA's step (cost 3) and at
+//   the last switch before it (step n), where run 3 took B.
+//   K=2: 5 runs. K=3: run 5's branch too (B^n A^n B A): 6.
+// So DPOR runs 1, 3, 5, 6 for K = 0..3 for every n; sleep sets 1, n+2, n+2, n+2 (n+2 = 1 schedule
+// of each order of sA and sB, and n runs cut short). n = 1: DPOR runs more at K >= 2 (5 against 3;
+// it has no sleep sets, and two of its runs reorder sA and sB back); n = 3: fewer at K = 1, as
+// many at K = 2; n = 6: fewer at every bound from 1.
+TEST_CASE("dfs with DPOR: exact counts, and where it prunes more than sleep sets", "[dfs]") {
+  for (const std::size_t n : {2u, 3u}) {
+    for (const std::uint32_t k : {0u, 1u, 2u}) {
+      CHECK(explore(threads_of(2, n, false), k, DfsReduction::Dpor).runs == 1);
+      const std::uint64_t dependent[] = {1, n + 1, n * n + 1};
+      const Counts d = explore(threads_of(2, n, true), k, DfsReduction::Dpor);
+      CHECK(d.runs == dependent[k]);
+      CHECK(d.orders.size() == dependent[k]);
+    }
+  }
+  CHECK(explore(threads_of(3, 1, false), 1, DfsReduction::Dpor).runs == 1);
+  for (const std::size_t n : {1u, 3u, 6u}) {
+    ToyProgram program(2);
+    for (std::size_t i = 0; i < n; ++i) {
+      program[0].push_back({10 + i});
+      program[1].push_back({20 + i});
+    }
+    program[0].push_back({1});
+    program[1].push_back({1});
+    const std::uint64_t dpor[] = {1, 3, 5, 6};
+    for (std::uint32_t k = 0; k <= 3; ++k) {
+      INFO("n=" << n << " K=" << k);
+      const Counts c = explore(program, k, DfsReduction::Dpor);
+      CHECK(c.runs == dpor[k]);
+      CHECK(c.redundant == 0);
+      CHECK(c.max_preemptions <= k);
+      // Both orders of sA and sB from K = 1 on (only A's first at K = 0).
+      const std::set<std::string> classes = classes_of(program, c.orders);
+      CHECK(classes.size() == (k == 0 ? 1u : 2u));
+      const Counts sleep = explore(program, k, DfsReduction::SleepSets);
+      CHECK(sleep.runs == (k == 0 ? 1 : n + 2));
+    }
+  }
+}
+
 TEST_CASE("dfs exploration order does not depend on the batch size", "[dfs]") {
   const ToyProgram program = threads_of(2, 3, false);
   std::vector<std::vector<Decision>> orders[2];
@@ -304,39 +405,6 @@ TEST_CASE("dfs handles name a schedule of the exploration", "[dfs]") {
 
 namespace ctrlsched {
 namespace {
-
-// The Mazurkiewicz class of a toy run: which of two dependent steps of different threads (same
-// location, at least one a write) came first, for every such pair.
-std::string class_of(const ToyProgram& program, const std::string& order) {
-  struct Done {
-    std::size_t thread, index;
-  };
-  std::vector<Done> done;
-  std::vector<std::size_t> next(program.size(), 0);
-  std::vector<std::string> pairs;
-  for (const char c : order) {
-    const auto t = static_cast<std::size_t>(c - 'A');
-    const ToyStep& step = program[t][next[t]];
-    for (const Done& d : done) {
-      const ToyStep& other = program[d.thread][d.index];
-      if (d.thread == t || step.location == 0 || other.location != step.location || (!other.write && !step.write)) continue;
-      pairs.push_back(std::to_string(d.thread) + "." + std::to_string(d.index) + "<" + std::to_string(t) + "." +
-                      std::to_string(next[t]));
-    }
-    done.push_back({t, next[t]});
-    ++next[t];
-  }
-  std::sort(pairs.begin(), pairs.end());
-  std::string key;
-  for (const std::string& p : pairs) key += p + " ";
-  return key;
-}
-
-std::set<std::string> classes_of(const ToyProgram& program, const std::set<std::string>& orders) {
-  std::set<std::string> out;
-  for (const std::string& o : orders) out.insert(class_of(program, o));
-  return out;
-}
 
 // Random toy programs (2-3 threads of 1-3 steps, reads and writes on 3 shared locations or a
 // private one), every bound 0..3: every class of the schedules within the bound (the search
