@@ -213,6 +213,35 @@ def render(args, programs, cells):
     return "\n".join(out) + "\n"
 
 
+def rotation_report(args, programs, rotation):
+    """Expected first failure of a rotation of arms (ARMS names, one per seed of its cycle),
+    computed from the arms' cached rate cells (a portfolio seed is its arm's run for that seed)."""
+    out = [f"Rotation of {len(rotation)}: {', '.join(rotation)}", "",
+           "| program | rotation | best single | ratio |", "|---|---|---|---|"]
+    over = []
+    for program in programs:
+        rates = {}
+        for arm in set(rotation) | set(SINGLE):
+            cell = best_cached(args.work, program, arm)
+            if cell is None:
+                return f"missing cell {program} / {arm}: measure it with --arms\n"
+            rates[arm] = cell["failures"] / cell["seeds_run"]
+        survive, cycle = 1.0, 0.0
+        for arm in rotation:
+            cycle += survive
+            survive *= 1 - rates[arm]
+        expected = cycle / (1 - survive) if survive < 1 else float("inf")
+        best_name = max(SINGLE, key=lambda n: rates[n])
+        best = 1 / rates[best_name] if rates[best_name] else float("inf")
+        ratio = expected / best
+        if ratio > 2:
+            over.append(f"{program} {ratio:.2f}x")
+        out.append(f"| {program} | {expected:.1f} | {best_name} {best:.1f} | {ratio:.2f} |")
+    out += ["", f"More than 2x the best single strategy on {len(over)} program(s)" +
+            (": " + ", ".join(over) if over else "") + "."]
+    return "\n".join(out) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ctrlsched", default="build/bin/ctrlsched")
@@ -232,12 +261,18 @@ def main():
                         help="with --rate: measure a cell again with this many seeds when it failed fewer than "
                              "--extend-below times")
     parser.add_argument("--extend-below", type=int, default=30)
+    parser.add_argument("--rotation", default="",
+                        help="print the expected first failure of this rotation (comma-separated ARMS names, "
+                             "one per seed) from the cached arm cells, and nothing else")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     programs = corpus_programs(args.corpus)
     if args.only:
         wanted = args.only.split(",")
         programs = [p for p in programs if p in wanted]
+    if args.rotation:
+        sys.stdout.write(rotation_report(args, programs, [a.strip() for a in args.rotation.split(",")]))
+        return 0
     columns = args.strategies.split(",") if args.strategies else [n for n, _ in STRATEGIES]
     cells = {}
     measured = list(STRATEGIES)
