@@ -406,6 +406,20 @@ TEST_CASE("dfs handles name a schedule of the exploration", "[dfs]") {
 namespace ctrlsched {
 namespace {
 
+// The prefixes run, in order, with batches of `batch` runs.
+std::vector<std::vector<Decision>> prefixes_of(const ToyProgram& program, std::uint32_t bound, DfsReduction reduction,
+                                               std::size_t batch) {
+  DfsExplorer explorer(bound, reduction);
+  std::vector<std::vector<Decision>> seen;
+  while (!explorer.complete()) {
+    for (const DfsBranch& branch : explorer.next_batch(batch)) {
+      seen.push_back(branch.prefix);
+      explorer.explored(branch, run_toy(program, branch.prefix).points);
+    }
+  }
+  return seen;
+}
+
 // Random toy programs (2-3 threads of 1-3 steps, reads and writes on 3 shared locations or a
 // private one), every bound 0..3: every class of the schedules within the bound (the search
 // without reduction) has a run with DPOR and a schedule with sleep sets, and neither runs more
@@ -439,6 +453,9 @@ TEST_CASE("dfs reductions miss no class of schedules within the bound (random pr
       }
       CHECK(dpor.runs <= none.runs);
       CHECK(dpor.max_preemptions <= k);
+      // The same runs in the same order whatever the batch size (-j): branches found late at a
+      // lower preemption count join the level being run.
+      CHECK(prefixes_of(program, k, DfsReduction::Dpor, 1) == prefixes_of(program, k, DfsReduction::Dpor, 5));
       totals[0] += none.runs;
       totals[1] += sleep.runs;
       totals[2] += dpor.runs;
