@@ -174,24 +174,32 @@ def value(cell):
 def render(args, programs, cells):
     out = []
     names = [name for name, _ in STRATEGIES]
-    out.append("| program | " + " | ".join(names) + " |")
-    out.append("|---|" + "---|" * len(names))
-    for program in programs:
-        out.append(f"| {program} | " + " | ".join(shown(cells[(program, n)]) for n in names) + " |")
-    out.append("")
-    limit_text = f"{args.rate or args.cap:,}"
     if args.rate:
-        out.append("| strategy | expected within 100 | within 1,000 | failing at all in " + limit_text +
-                   " | median expected seeds to first failure |")
+        out.append("| program | " + " | ".join(names) + " | portfolio / best |")
+        out.append("|---|" + "---|" * (len(names) + 1))
     else:
-        out.append("| strategy | found within 100 | within 1,000 | within " + limit_text + " | median seeds to first failure |")
+        out.append("| program | " + " | ".join(names) + " |")
+        out.append("|---|" + "---|" * len(names))
+    for program in programs:
+        row = f"| {program} | " + " | ".join(shown(cells[(program, n)]) for n in names) + " |"
+        if args.rate:
+            best = min(value(cells[(program, n)]) for n in SINGLE)
+            portfolio = value(cells[(program, "portfolio")])
+            row += f" {portfolio / best:.2f} |" if best != float("inf") else " - |"
+        out.append(row)
+    out.append("")
+    limits = (100, 1000, 10000) if args.rate else (100, 1000, args.cap)
+    if args.rate:
+        out.append("| strategy | expected within 100 | within 1,000 | within 10,000 | median expected seeds to first failure |")
+    else:
+        out.append(f"| strategy | found within 100 | within 1,000 | within {args.cap:,} | median seeds to first failure |")
     out.append("|---|---|---|---|---|")
     for name in names:
         values = [value(cells[(p, name)]) for p in programs]
-        within = [sum(1 for v in values if v <= limit) for limit in (100, 1000, args.rate or args.cap)]
+        within = [sum(1 for v in values if v <= limit) for limit in limits]
         median = statistics.median_low(values)
         if median == float("inf"):
-            median_text = f">{args.rate or args.cap}"
+            median_text = f">{limits[-1]}"
         else:
             median_text = f"{median:.1f}" if isinstance(median, float) else str(median)
         out.append(f"| {name} | {within[0]}/{len(programs)} | {within[1]}/{len(programs)} | "
@@ -206,10 +214,14 @@ def render(args, programs, cells):
             misses.append(f"{program}: portfolio {shown(cells[(program, 'portfolio')])} seeds (> 1,000)")
         elif best != float("inf") and portfolio > 2 * best:
             misses.append(f"{program}: portfolio {shown(cells[(program, 'portfolio')])} vs {best_name} "
-                          f"{shown(cells[(program, best_name)])} ({portfolio / best:.1f}x)")
+                          f"{shown(cells[(program, best_name)])} ({portfolio / best:.2f}x)")
     out.append("Portfolio target (every bug within 1,000 seeds, never more than 2x the best single "
                "strategy): " + ("met on every program." if not misses else "missed on " + str(len(misses)) +
                                 " program(s): " + "; ".join(misses) + "."))
+    if args.rate:
+        seeds = sorted({cells[(p, n)]["seeds_run"] for p in programs for n in names})
+        out.append("")
+        out.append("Seeds per cell: " + ", ".join(f"{n:,}" for n in seeds) + " (the most measured for that cell).")
     return "\n".join(out) + "\n"
 
 
