@@ -499,3 +499,72 @@ TEST_CASE("dfs reductions miss no class of schedules within the bound (random pr
 
 }  // namespace
 }  // namespace ctrlsched
+
+namespace ctrlsched {
+namespace {
+
+// The step log (dfs.h): every thread choice the strategy is asked for is an entry, also one with a
+// single candidate; an entry after steps the strategy never saw (the engine's fast path: only
+// the current thread could run) is marked hidden.
+TEST_CASE("dfs step log: single-candidate choices are entries, unseen steps mark the next entry", "[dfs]") {
+  std::vector<std::uint8_t> area(1 << 12);
+  auto strategy = make_dfs_strategy({}, area);
+  const Candidate a{0, false, PendingKind::Write, 0, 0x10, 0};
+  const Candidate b{1, false, PendingKind::Write, 0, 0x20, 0};
+  const std::vector<Candidate> both = {a, b};
+  const std::vector<Candidate> only_b = {b};
+  CHECK(strategy->next_thread({0, true, PointKind::Access, 1, both}) == 0);       // A goes on
+  CHECK(strategy->next_thread({0, true, PointKind::Access, 2, both}) == 0);       // the next step
+  CHECK(strategy->next_thread({0, false, PointKind::Blocked, 7, only_b}) == 1);  // steps 3-6 unseen
+  CHECK(strategy->next_thread({1, true, PointKind::Access, 8, both}) == 1);
+  const std::optional<DfsLog> log = read_dfs_log(area);
+  REQUIRE(log);
+  REQUIRE(log->points.size() == 4);
+  CHECK_FALSE(log->points[1].hidden);
+  CHECK(log->points[2].hidden);
+  CHECK(log->points[2].options.size() == 1);
+  CHECK(log->points[2].chosen == 1);
+  CHECK_FALSE(log->points[3].hidden);
+}
+
+DfsPoint access_point(ThreadId current, ThreadId chosen, bool hidden, std::vector<DfsOption> options) {
+  DfsPoint p;
+  p.kind = PointKind::Access;
+  p.current = current;
+  p.chosen = chosen;
+  p.hidden = hidden;
+  p.options = std::move(options);
+  return p;
+}
+
+// dpor_backtracks on a hand-made log: A writes 0x10, then 0x30, B waits to write 0x20. No step of
+// A depends on B's, so nothing is asked for; unless A took unseen steps between its two entries:
+// they are of unknown kind, B's write depends on them, and although no branch can be made among
+// them (only A could run), the last context switch before them (the first step) gets B.
+TEST_CASE("dpor_backtracks: unseen steps depend on everything, the conservative point catches them", "[dfs]") {
+  const DfsOption b{1, false, PendingKind::Write, 0, 0x20};
+  for (const bool hidden : {false, true}) {
+    INFO("hidden " << hidden);
+    const std::vector<DfsPoint> log = {
+        access_point(0, 0, false, {{0, false, PendingKind::Write, 0, 0x10}, b}),
+        access_point(0, 0, hidden, {{0, false, PendingKind::Write, 0, 0x30}, b}),
+    };
+    std::vector<DfsBacktrack> asked = dpor_backtracks(log, true);
+    if (hidden) {
+      CHECK(asked == std::vector<DfsBacktrack>{{0, 1}});
+    } else {
+      CHECK(asked.empty());
+    }
+  }
+  // A dependent pair: A's second write hits B's location: B at that entry, and at the first step
+  // (the last context switch before it).
+  const std::vector<DfsPoint> racing = {
+      access_point(0, 0, false, {{0, false, PendingKind::Write, 0, 0x10}, b}),
+      access_point(0, 0, false, {{0, false, PendingKind::Write, 0, 0x20}, b}),
+      access_point(0, 1, false, {b}),
+  };
+  CHECK(dpor_backtracks(racing, true) == std::vector<DfsBacktrack>{{0, 1}, {1, 1}});
+}
+
+}  // namespace
+}  // namespace ctrlsched
