@@ -62,6 +62,7 @@ std::optional<DfsLog> read_dfs_log(std::span<const std::uint8_t> area) {
     point.current = entry.current;
     point.current_enabled = entry.current_enabled != 0;
     point.chosen = entry.chosen;
+    point.hidden = entry.hidden != 0;
     for (std::uint16_t k = 0; k < entry.count; ++k) {
       DfsLogOption raw;
       std::memcpy(&raw, at, sizeof raw);
@@ -82,31 +83,41 @@ bool joins(const DfsOption& a, const DfsOption& b) {
   return a.pending == PendingKind::Sync && a.op == static_cast<std::uint8_t>(SyncOp::Join) && a.address == b.tid;
 }
 
+// A condition wait releases its mutex (and wakes the threads blocked on it) in the same step; the
+// pending event names only the condition variable.
+bool waits(const DfsOption& a) {
+  return a.pending == PendingKind::Sync && a.op == static_cast<std::uint8_t>(SyncOp::Wait);
+}
+
 }  // namespace
 
 bool dependent(const DfsOption& a, const DfsOption& b) {
   if (a.timed || b.timed) return true;
   if (a.pending == PendingKind::None || b.pending == PendingKind::None) return true;
   if (joins(a, b) || joins(b, a)) return true;
+  if ((waits(a) && b.pending == PendingKind::Sync) || (waits(b) && a.pending == PendingKind::Sync)) return true;
   // By 8-byte granule, so accesses of different sizes that overlap are caught (conservatively
   // also neighbours within one granule).
   if (a.address >> 3 != b.address >> 3) return false;
   return !(a.pending == PendingKind::Read && b.pending == PendingKind::Read);
 }
 
-DfsExplorer::DfsExplorer(std::uint32_t preemption_bound, bool reduction)
+DfsExplorer::DfsExplorer(std::uint32_t preemption_bound, DfsReduction reduction)
     : bound_(preemption_bound), reduction_(reduction), levels_(std::size_t{preemption_bound} + 1) {
   levels_[0].push_back(DfsBranch{});  // the run with no prefix: every default, no preemption
   pending_ = 1;
+  if (reduction_ == DfsReduction::Dpor) nodes_.emplace_back();  // the root: the first point with a choice
 }
 
 std::vector<DfsBranch> DfsExplorer::next_batch(std::size_t max) {
   std::vector<DfsBranch> batch;
-  for (auto& level : levels_) {
-    if (level.empty()) continue;
-    while (!level.empty() && batch.size() < max) {
-      batch.push_back(std::move(level.front()));
-      level.pop_front();
+  for (std::uint32_t level = 0; level < levels_.size(); ++level) {
+    auto& queue = levels_[level];
+    if (queue.empty()) continue;
+    level_ = level;
+    while (!queue.empty() && batch.size() < max) {
+      batch.push_back(std::move(queue.front()));
+      queue.pop_front();
     }
     break;
   }
@@ -114,7 +125,24 @@ std::vector<DfsBranch> DfsExplorer::next_batch(std::size_t max) {
   return batch;
 }
 
-DfsRunVerdict DfsExplorer::explored(const DfsBranch& branch, const std::vector<DfsPoint>& points) {
+void DfsExplorer::push(DfsBranch branch) {
+  levels_[std::max(branch.preemptions, level_)].push_back(std::move(branch));
+  ++pending_;
+}
+
+DfsRunVerdict DfsExplorer::explored(const DfsBranch& branch, const std::vector<DfsPoint>& points, bool precise) {
+  if (reduction_ == DfsReduction::Dpor) return explored_dpor(branch, points, precise);
+  // Without DPOR only the points with a choice matter (a single option is no branch, and a
+  // sleeping thread that runs alone is caught at the end).
+  std::vector<DfsPoint> choices;
+  choices.reserve(points.size());
+  for (const DfsPoint& p : points) {
+    if (p.options.size() > 1) choices.push_back(p);
+  }
+  return explored_full(branch, choices);
+}
+
+DfsRunVerdict DfsExplorer::explored_full(const DfsBranch& branch, const std::vector<DfsPoint>& points) {
   DfsRunVerdict verdict;
   const std::size_t start = branch.prefix.size();
   if (points.size() < start) {
@@ -133,7 +161,7 @@ DfsRunVerdict DfsExplorer::explored(const DfsBranch& branch, const std::vector<D
     preemptions += is_preemption(p, p.chosen);
     prefix.push_back({p.decision, p.chosen});
   }
-  std::vector<ThreadId> sleeping = reduction_ ? branch.sleeping : std::vector<ThreadId>{};
+  std::vector<ThreadId> sleeping = reduction_ == DfsReduction::SleepSets ? branch.sleeping : std::vector<ThreadId>{};
   for (std::size_t i = start; i < points.size(); ++i) {
     const DfsPoint& p = points[i];
     const bool blocked = p.decision == DecisionKind::Schedule && contains(sleeping, p.chosen);
@@ -149,7 +177,7 @@ DfsRunVerdict DfsExplorer::explored(const DfsBranch& branch, const std::vector<D
       child.prefix = prefix;
       child.prefix.push_back({p.decision, option.tid});
       child.preemptions = cost;
-      if (reduction_) {
+      if (reduction_ == DfsReduction::SleepSets) {
         if (p.decision == DecisionKind::Schedule) {
           std::vector<ThreadId> base = sleeping;
           // The one sleep-set entry the bound allows (docs/strategies.md): the preempted thread.
@@ -161,15 +189,14 @@ DfsRunVerdict DfsExplorer::explored(const DfsBranch& branch, const std::vector<D
           child.sleeping = sleeping;  // a wake choice is part of the step already accounted for
         }
       }
-      levels_[cost].push_back(std::move(child));
-      ++pending_;
+      push(std::move(child));
       ++verdict.branches;
     }
     if (blocked) {
       verdict.redundant = true;
       return verdict;
     }
-    if (reduction_ && p.decision == DecisionKind::Schedule) {
+    if (reduction_ == DfsReduction::SleepSets && p.decision == DecisionKind::Schedule) {
       if (const DfsOption* step = option_of(p, p.chosen)) sleeping = still_asleep(sleeping, p, *step);
     }
     preemptions += is_preemption(p, p.chosen);
@@ -180,6 +207,73 @@ DfsRunVerdict DfsExplorer::explored(const DfsBranch& branch, const std::vector<D
   // already covered. (If the process ended without running it, the run is counted as redundant
   // all the same; its branches are kept either way.)
   if (!sleeping.empty()) verdict.redundant = true;
+  return verdict;
+}
+
+std::uint32_t DfsExplorer::child(std::uint32_t node, ThreadId value, bool create) {
+  for (const auto& [v, index] : nodes_[node].children) {
+    if (v == value) return index;
+  }
+  if (!create) return UINT32_MAX;
+  const auto index = static_cast<std::uint32_t>(nodes_.size());
+  nodes_[node].children.emplace_back(value, index);
+  nodes_.emplace_back();
+  return index;
+}
+
+DfsRunVerdict DfsExplorer::explored_dpor(const DfsBranch& branch, const std::vector<DfsPoint>& points, bool precise) {
+  DfsRunVerdict verdict;
+  // Per entry with a choice: its node in the tree, the preemptions before it, and how many
+  // decisions of the run precede it (its prefix).
+  constexpr std::uint32_t kNone = UINT32_MAX;
+  std::vector<std::uint32_t> node_at(points.size(), kNone);
+  std::vector<std::uint32_t> preemptions_at(points.size(), 0);
+  std::vector<std::size_t> prefix_at(points.size(), 0);
+  std::vector<Decision> prefix;
+  prefix.reserve(points.size());
+  std::uint32_t node = 0;
+  std::uint32_t preemptions = 0;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const DfsPoint& p = points[i];
+    if (p.options.size() > 1) {
+      if (prefix.size() < branch.prefix.size() &&
+          (p.decision != branch.prefix[prefix.size()].kind || p.chosen != branch.prefix[prefix.size()].value)) {
+        verdict.followed = false;
+        return verdict;
+      }
+      node_at[i] = node;
+      preemptions_at[i] = preemptions;
+      prefix_at[i] = prefix.size();
+      prefix.push_back({p.decision, p.chosen});
+      node = child(node, p.chosen, true);
+    }
+    preemptions += is_preemption(p, p.chosen);
+  }
+  if (prefix.size() < branch.prefix.size()) {
+    verdict.followed = false;
+    return verdict;
+  }
+  // Branch to `value` at entry i, unless it was made before or costs more than the bound.
+  const auto branch_to = [&](std::size_t i, ThreadId value) {
+    const DfsPoint& p = points[i];
+    if (value == p.chosen || child(node_at[i], value, false) != kNone) return;
+    const std::uint32_t cost = preemptions_at[i] + (is_preemption(p, value) ? 1u : 0u);
+    if (cost > bound_) return;
+    child(node_at[i], value, true);
+    DfsBranch next;
+    next.prefix.assign(prefix.begin(), prefix.begin() + static_cast<std::ptrdiff_t>(prefix_at[i]));
+    next.prefix.push_back({p.decision, value});
+    next.preemptions = cost;
+    push(std::move(next));
+    ++verdict.branches;
+  };
+  // A wake choice is the program's own nondeterminism inside one step: every waiter, at every
+  // point this run reached first.
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (node_at[i] == kNone || points[i].decision != DecisionKind::Wake || prefix_at[i] < branch.prefix.size()) continue;
+    for (const DfsOption& o : points[i].options) branch_to(i, o.tid);
+  }
+  for (const DfsBacktrack& b : dpor_backtracks(points, precise)) branch_to(b.entry, b.thread);
   return verdict;
 }
 

@@ -38,11 +38,11 @@ class StepLog {
     std::memset(header_, 0, sizeof *header_);
   }
 
-  void schedule(const SchedulingPoint& point, ThreadId chosen) {
+  void schedule(const SchedulingPoint& point, ThreadId chosen, bool hidden) {
     if (!header_) return;
     const DfsLogPoint entry{point.current, chosen, static_cast<std::uint8_t>(DecisionKind::Schedule),
                             static_cast<std::uint8_t>(point.kind), point.current_enabled ? std::uint8_t{1} : std::uint8_t{0},
-                            0, static_cast<std::uint16_t>(point.candidates.size()), 0};
+                            hidden ? std::uint8_t{1} : std::uint8_t{0}, static_cast<std::uint16_t>(point.candidates.size()), 0};
     if (!begin(entry)) return;
     for (const Candidate& c : point.candidates) {
       const DfsLogOption option{c.tid, c.timed_wait ? std::uint8_t{1} : std::uint8_t{0},
@@ -92,7 +92,15 @@ class DfsStrategy final : public Strategy {
   void on_thread_created(ThreadId, ThreadId) override {}
 
   ThreadId next_thread(const SchedulingPoint& point) override {
-    if (point.candidates.size() == 1) return running_ = point.candidates.front().tid;
+    // Steps between the last point the strategy saw and this one were taken on the engine's fast
+    // path: by the thread chosen last, alone.
+    const bool hidden = point.step > last_step_ + 1;
+    last_step_ = point.step;
+    if (point.candidates.size() == 1) {
+      running_ = point.candidates.front().tid;
+      log_.schedule(point, running_, hidden);
+      return running_;
+    }
     ThreadId chosen = default_choice(point);
     if (remaining_ > 0) {
       --remaining_;
@@ -106,7 +114,7 @@ class DfsStrategy final : public Strategy {
       }
     }
     if (chosen != point.current && point.current_enabled && point.kind != PointKind::Yield) ++preemptions_;
-    log_.schedule(point, chosen);
+    log_.schedule(point, chosen, hidden);
     return running_ = chosen;
   }
 
@@ -145,6 +153,7 @@ class DfsStrategy final : public Strategy {
   std::size_t remaining_;
   StepLog log_;
   ThreadId running_ = 0;  // the last thread chosen: it holds the baton when a wake is asked
+  std::uint64_t last_step_ = 0;  // the step of the last point the strategy was asked about
   std::uint64_t preemptions_ = 0;
 };
 

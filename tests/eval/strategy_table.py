@@ -35,6 +35,21 @@ STRATEGIES = [
 ]
 SINGLE = [name for name, _ in STRATEGIES if name != "portfolio"]
 
+# Every arm a portfolio may draw a seed from (strategy, parameters, points): measured with
+# --arms, shown in the per-arm table, and the input of --simulate. A portfolio seed is the very run
+# its arm makes for that seed number (docs/strategies.md, "The portfolio"), so the failing seeds
+# of the arms give the failing seeds of any rotation over them exactly.
+ARMS = [
+    ("pct d=2", ["--strategy", "pct", "--depth", "2"]),
+    ("pct d=3", ["--strategy", "pct", "--depth", "3"]),
+    ("pct d=4", ["--strategy", "pct", "--depth", "4"]),
+    ("pct d=5", ["--strategy", "pct", "--depth", "5"]),
+    ("random", ["--strategy", "random"]),
+    ("pos", ["--strategy", "pos"]),
+    ("surw", ["--strategy", "surw"]),
+]
+ARMS = ARMS + [(name + " sync", extra + ["--points", "sync"]) for name, extra in ARMS]
+
 
 def corpus_programs(corpus):
     names = []
@@ -50,8 +65,23 @@ def cell_path(work, program, strategy, rate=0):
     return os.path.join(work, f"{program}.{strategy.replace(' ', '').replace('=', '')}{suffix}.json")
 
 
-def measure(args, program, strategy, extra):
-    path = cell_path(args.work, program, strategy, args.rate)
+def best_cached(work, program, strategy):
+    """The cached rate cell of (program, strategy) with the most seeds, or None."""
+    key = strategy.replace(" ", "").replace("=", "")
+    best = None
+    prefix = f"{program}.{key}.rate"
+    for entry in os.listdir(work):
+        if entry.startswith(prefix) and entry.endswith(".json") and not entry.endswith(".report.json"):
+            with open(os.path.join(work, entry)) as f:
+                cell = json.load(f)
+            if "error" not in cell and (best is None or cell["seeds_run"] > best["seeds_run"]):
+                best = cell
+    return best
+
+
+def measure(args, program, strategy, extra, rate=None):
+    rate = args.rate if rate is None else rate
+    path = cell_path(args.work, program, strategy, rate)
     if os.path.exists(path):
         with open(path) as f:
             cached = json.load(f)
@@ -59,13 +89,14 @@ def measure(args, program, strategy, extra):
             return cached
     report = path + ".report.json"
     binary = os.path.join(args.bin_dir, program + "_instrumented")
-    seeds = ["--seeds", str(args.rate)] if args.rate else ["--seeds", str(args.cap), "--stop-after", "1"]
-    command = [args.ctrlsched] + seeds + ["--jobs", "1", "--no-save", "--quiet", "--json", report] + extra + [binary]
+    seeds = ["--seeds", str(rate)] if rate else ["--seeds", str(args.cap), "--stop-after", "1"]
+    command = [args.ctrlsched] + seeds + ["--jobs", str(args.jobs), "--no-save", "--quiet", "--json", report] + extra + [binary]
     if args.budget:
         command = ["timeout", "-s", "TERM", str(args.budget)] + command
     subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    cell = {"program": program, "strategy": strategy, "cap": args.rate or args.cap, "first_failure": None,
-            "seeds_run": 0, "handle": None, "interrupted": False, "rate": args.rate, "failures": 0}
+    cell = {"program": program, "strategy": strategy, "cap": rate or args.cap, "first_failure": None,
+            "seeds_run": 0, "handle": None, "interrupted": False, "rate": rate, "failures": 0,
+            "failing_seeds": [], "timeouts": [], "handles": {}}
     try:
         with open(report) as f:
             data = json.load(f)
@@ -77,11 +108,23 @@ def measure(args, program, strategy, extra):
         cell["seeds_run"] = len(runs)
         cell["interrupted"] = bool(data["summary"].get("interrupted"))
         for run in runs:
-            if run.get("outcome") == "fail":
-                cell["failures"] += 1
-                if cell["first_failure"] is None:
-                    cell["first_failure"] = run["seed"] + 1
-                    cell["handle"] = run.get("handle")
+            # The strategy a seed ran, by its handle's name (for the portfolio: which arm).
+            name = run.get("handle", "").split("@")[0].split(":", 1)[-1]
+            cell["handles"][name] = cell["handles"].get(name, 0) + 1
+            if strategy == "portfolio":
+                cell.setdefault("seed_arms", []).append(name)
+            if run.get("outcome") != "fail":
+                continue
+            # A timeout is the wall clock's verdict, not the schedule's: not counted as finding the bug.
+            if run.get("kind") == "timeout":
+                cell["timeouts"].append(run["seed"])
+                continue
+            cell["failures"] += 1
+            cell["failing_seeds"].append(run["seed"])
+            if cell["first_failure"] is None:
+                cell["first_failure"] = run["seed"] + 1
+                cell["handle"] = run.get("handle")
+        os.remove(report)
     with open(path, "w") as f:
         json.dump(cell, f)
     return cell
@@ -90,7 +133,7 @@ def measure(args, program, strategy, extra):
 def shown(cell):
     if cell.get("rate"):
         if cell["failures"]:
-            return f"{cell['seeds_run'] / cell['failures']:.1f}"
+            return f"{expected_first_failure(cell):.1f}"
         return f">{cell['seeds_run']}" + ("†" if cell["interrupted"] or cell["seeds_run"] < cell["cap"] else "")
     if cell["first_failure"] is not None:
         return str(cell["first_failure"])
@@ -99,33 +142,64 @@ def shown(cell):
     return f">{cell['cap']}"
 
 
+def expected_first_failure(cell):
+    """Expected seeds to the first failure of a rate cell. A single strategy: seeds / failures (the
+    mean of the geometric distribution). The portfolio runs a fixed sequence of arms, so its first
+    failure depends on their order: with r(a) the failure rate of arm a among the cell's seeds, the
+    expectation is the sum over s of P(no failure in seeds 0..s-1) = prod over t < s of
+    (1 - r(arm of seed t)), over the measured seeds, the rest continued at the cell's mean rate."""
+    if not cell["failures"]:
+        return float("inf")
+    arms = cell.get("seed_arms")
+    if not arms:
+        return cell["seeds_run"] / cell["failures"]
+    failing = set(cell["failing_seeds"])
+    seen, failed = {}, {}
+    for seed, arm in enumerate(arms):
+        seen[arm] = seen.get(arm, 0) + 1
+        failed[arm] = failed.get(arm, 0) + (seed in failing)
+    survive, total = 1.0, 0.0
+    for arm in arms:
+        total += survive
+        survive *= 1 - failed[arm] / seen[arm]
+    return total + survive * cell["seeds_run"] / cell["failures"]
+
+
 def value(cell):
     if cell.get("rate"):
-        return cell["seeds_run"] / cell["failures"] if cell["failures"] else float("inf")
+        return expected_first_failure(cell)
     return cell["first_failure"] if cell["first_failure"] is not None else float("inf")
 
 
 def render(args, programs, cells):
     out = []
     names = [name for name, _ in STRATEGIES]
-    out.append("| program | " + " | ".join(names) + " |")
-    out.append("|---|" + "---|" * len(names))
-    for program in programs:
-        out.append(f"| {program} | " + " | ".join(shown(cells[(program, n)]) for n in names) + " |")
-    out.append("")
-    limit_text = f"{args.rate or args.cap:,}"
     if args.rate:
-        out.append("| strategy | expected within 100 | within 1,000 | failing at all in " + limit_text +
-                   " | median expected seeds to first failure |")
+        out.append("| program | " + " | ".join(names) + " | portfolio / best |")
+        out.append("|---|" + "---|" * (len(names) + 1))
     else:
-        out.append("| strategy | found within 100 | within 1,000 | within " + limit_text + " | median seeds to first failure |")
+        out.append("| program | " + " | ".join(names) + " |")
+        out.append("|---|" + "---|" * len(names))
+    for program in programs:
+        row = f"| {program} | " + " | ".join(shown(cells[(program, n)]) for n in names) + " |"
+        if args.rate:
+            best = min(value(cells[(program, n)]) for n in SINGLE)
+            portfolio = value(cells[(program, "portfolio")])
+            row += f" {portfolio / best:.2f} |" if best != float("inf") else " - |"
+        out.append(row)
+    out.append("")
+    limits = (100, 1000, 10000) if args.rate else (100, 1000, args.cap)
+    if args.rate:
+        out.append("| strategy | expected within 100 | within 1,000 | within 10,000 | median expected seeds to first failure |")
+    else:
+        out.append(f"| strategy | found within 100 | within 1,000 | within {args.cap:,} | median seeds to first failure |")
     out.append("|---|---|---|---|---|")
     for name in names:
         values = [value(cells[(p, name)]) for p in programs]
-        within = [sum(1 for v in values if v <= limit) for limit in (100, 1000, args.rate or args.cap)]
+        within = [sum(1 for v in values if v <= limit) for limit in limits]
         median = statistics.median_low(values)
         if median == float("inf"):
-            median_text = f">{args.rate or args.cap}"
+            median_text = f">{limits[-1]}"
         else:
             median_text = f"{median:.1f}" if isinstance(median, float) else str(median)
         out.append(f"| {name} | {within[0]}/{len(programs)} | {within[1]}/{len(programs)} | "
@@ -140,10 +214,43 @@ def render(args, programs, cells):
             misses.append(f"{program}: portfolio {shown(cells[(program, 'portfolio')])} seeds (> 1,000)")
         elif best != float("inf") and portfolio > 2 * best:
             misses.append(f"{program}: portfolio {shown(cells[(program, 'portfolio')])} vs {best_name} "
-                          f"{shown(cells[(program, best_name)])} ({portfolio / best:.1f}x)")
+                          f"{shown(cells[(program, best_name)])} ({portfolio / best:.2f}x)")
     out.append("Portfolio target (every bug within 1,000 seeds, never more than 2x the best single "
                "strategy): " + ("met on every program." if not misses else "missed on " + str(len(misses)) +
                                 " program(s): " + "; ".join(misses) + "."))
+    if args.rate:
+        seeds = sorted({cells[(p, n)]["seeds_run"] for p in programs for n in names})
+        out.append("")
+        out.append("Seeds per cell: " + ", ".join(f"{n:,}" for n in seeds) + " (the most measured for that cell).")
+    return "\n".join(out) + "\n"
+
+
+def rotation_report(args, programs, rotation):
+    """Expected first failure of a rotation of arms (ARMS names, one per seed of its cycle),
+    computed from the arms' cached rate cells (a portfolio seed is its arm's run for that seed)."""
+    out = [f"Rotation of {len(rotation)}: {', '.join(rotation)}", "",
+           "| program | rotation | best single | ratio |", "|---|---|---|---|"]
+    over = []
+    for program in programs:
+        rates = {}
+        for arm in set(rotation) | set(SINGLE):
+            cell = best_cached(args.work, program, arm)
+            if cell is None:
+                return f"missing cell {program} / {arm}: measure it with --arms\n"
+            rates[arm] = cell["failures"] / cell["seeds_run"]
+        survive, cycle = 1.0, 0.0
+        for arm in rotation:
+            cycle += survive
+            survive *= 1 - rates[arm]
+        expected = cycle / (1 - survive) if survive < 1 else float("inf")
+        best_name = max(SINGLE, key=lambda n: rates[n])
+        best = 1 / rates[best_name] if rates[best_name] else float("inf")
+        ratio = expected / best
+        if ratio > 2:
+            over.append(f"{program} {ratio:.2f}x")
+        out.append(f"| {program} | {expected:.1f} | {best_name} {best:.1f} | {ratio:.2f} |")
+    out += ["", f"More than 2x the best single strategy on {len(over)} program(s)" +
+            (": " + ", ".join(over) if over else "") + "."]
     return "\n".join(out) + "\n"
 
 
@@ -160,26 +267,54 @@ def main():
     parser.add_argument("--only", default="", help="comma-separated programs")
     parser.add_argument("--strategies", default="", help="comma-separated columns to measure")
     parser.add_argument("--render-only", action="store_true", help="print the table from the cache")
+    parser.add_argument("--jobs", type=int, default=1, help="ctrlsched --jobs (the results do not depend on it)")
+    parser.add_argument("--arms", action="store_true", help="also measure every arm of ARMS")
+    parser.add_argument("--extend", type=int, default=0,
+                        help="with --rate: measure a cell again with this many seeds when it failed fewer than "
+                             "--extend-below times")
+    parser.add_argument("--extend-below", type=int, default=30)
+    parser.add_argument("--rotation", default="",
+                        help="print the expected first failure of this rotation (comma-separated ARMS names, "
+                             "one per seed) from the cached arm cells, and nothing else")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     programs = corpus_programs(args.corpus)
     if args.only:
         wanted = args.only.split(",")
         programs = [p for p in programs if p in wanted]
+    if args.rotation:
+        sys.stdout.write(rotation_report(args, programs, [a.strip() for a in args.rotation.split(",")]))
+        return 0
     columns = args.strategies.split(",") if args.strategies else [n for n, _ in STRATEGIES]
     cells = {}
+    measured = list(STRATEGIES)
+    if args.arms:
+        measured += [arm for arm in ARMS if arm[0] not in dict(STRATEGIES)]
+        if not args.strategies:
+            columns += [name for name, _ in ARMS if name not in columns]
     for program in programs:
-        for name, extra in STRATEGIES:
+        for name, extra in measured:
             path = cell_path(args.work, program, name, args.rate)
             if args.render_only or name not in columns:
-                if not os.path.exists(path):
-                    print(f"missing cell {program} / {name}", file=sys.stderr)
-                    return 1
-                with open(path) as f:
-                    cells[(program, name)] = json.load(f)
+                if os.path.exists(path):
+                    with open(path) as f:
+                        cells[(program, name)] = json.load(f)
                 continue
-            cells[(program, name)] = measure(args, program, name, extra)
+            cell = measure(args, program, name, extra)
+            # A rare failure needs more seeds for its rate: measure it again with --extend seeds.
+            if args.rate and args.extend and cell["failures"] < args.extend_below:
+                cell = measure(args, program, name, extra, rate=args.extend)
+            cells[(program, name)] = cell
             print(f"{program} {name}: {shown(cells[(program, name)])}", file=sys.stderr, flush=True)
+    if args.rate:  # every cell from the measurement with the most seeds
+        for program in programs:
+            for name, _ in measured:
+                if (cached := best_cached(args.work, program, name)) is not None:
+                    cells[(program, name)] = cached
+    missing = [f"{p} / {n}" for p in programs for n, _ in STRATEGIES if (p, n) not in cells]
+    if missing:
+        print("missing cells (measure them first): " + ", ".join(missing), file=sys.stderr)
+        return 1
     sys.stdout.write(render(args, programs, cells))
     return 0
 

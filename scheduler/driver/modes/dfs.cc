@@ -55,6 +55,15 @@ std::vector<std::string> dfs_replay_options(const CommandLine& cl) {
   return words;
 }
 
+std::string reduction_text(DfsReduction reduction) {
+  switch (reduction) {
+    case DfsReduction::Dpor: return "partial-order reduction";
+    case DfsReduction::SleepSets: return "sleep-set reduction";
+    case DfsReduction::None: break;
+  }
+  return "no reduction";
+}
+
 // What the result covers, as the last line says it.
 std::string coverage_text(const DfsLoopResult& r, const DfsLoopSettings& s) {
   std::string text = "explored " + plural(r.schedules, "schedule", "schedules");
@@ -62,7 +71,7 @@ std::string coverage_text(const DfsLoopResult& r, const DfsLoopSettings& s) {
   const std::string bound = "at most " + plural(s.preemption_bound, "preemption", "preemptions");
   if (r.exhaustive()) {
     text += ": every interleaving with " + bound;
-    if (s.reduction) text += ", up to the order of independent steps";
+    if (s.reduction != DfsReduction::None) text += ", up to the order of independent steps";
   } else if (r.interrupted) {
     text += ": NOT exhaustive (interrupted)";
   } else if (r.stopped_at_failures) {
@@ -102,7 +111,7 @@ ExitCode run_dfs(const CommandLine& cl) {
   loop.spec = spec_from_options(o);
   loop.spec.preemption_bound.reset();  // the bound is the exploration's, not a run's
   loop.preemption_bound = o.preemption_bound ? static_cast<std::uint32_t>(*o.preemption_bound) : kDefaultDfsBound;
-  loop.reduction = !o.no_reduction;
+  loop.reduction = o.no_reduction ? DfsReduction::None : o.sleep_sets ? DfsReduction::SleepSets : DfsReduction::Dpor;
   loop.max_schedules = o.max_schedules;
   loop.stop_after = o.stop_after.value_or(1);
   loop.jobs = o.jobs ? static_cast<unsigned>(*o.jobs) : static_cast<unsigned>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
@@ -142,7 +151,7 @@ ExitCode run_dfs(const CommandLine& cl) {
   std::string text;
   if (!o.quiet) {
     text += "ctrlsched: dfs · preemption bound " + std::to_string(loop.preemption_bound) + " · " +
-            (loop.reduction ? "sleep-set reduction" : "no reduction") + " · " + seconds_text(header.elapsed_seconds) + "\n";
+            reduction_text(loop.reduction) + " · " + seconds_text(header.elapsed_seconds) + "\n";
   }
   for (std::size_t i = 0; i < result.runs.size(); ++i) {
     const RunResult& run = result.runs[i];
@@ -169,7 +178,7 @@ ExitCode run_dfs(const CommandLine& cl) {
     nlohmann::ordered_json json = report_json(report);
     nlohmann::ordered_json& dfs = json["dfs"];
     dfs["preemption_bound"] = loop.preemption_bound;
-    dfs["reduction"] = loop.reduction ? "sleep-sets" : "none";
+    dfs["reduction"] = loop.reduction == DfsReduction::Dpor ? "dpor" : loop.reduction == DfsReduction::SleepSets ? "sleep-sets" : "none";
     dfs["runs"] = result.runs.size();
     dfs["schedules"] = result.schedules;
     dfs["redundant_runs"] = result.redundant_runs;

@@ -48,11 +48,13 @@ void check_dfs_rules(const CommandLine& cl) {
   const OptionsGiven& g = cl.given;
   const bool dfs = *o.strategy == StrategyKind::Dfs;
   if (!dfs) {
-    if (g.max_schedules || g.no_reduction) {
-      usage_error(std::string(g.max_schedules ? "--max-schedules" : "--no-reduction") + " only applies to --strategy dfs");
+    if (g.max_schedules || g.no_reduction || g.sleep_sets) {
+      usage_error(std::string(g.max_schedules ? "--max-schedules" : g.no_reduction ? "--no-reduction" : "--sleep-sets") +
+                  " only applies to --strategy dfs");
     }
     return;
   }
+  if (g.no_reduction && g.sleep_sets) usage_error("--no-reduction and --sleep-sets exclude each other");
   if (cl.mode != Mode::Seeds) {
     usage_error("--strategy dfs explores many schedules; replay one of them by the handle or schedule file it reported");
   }

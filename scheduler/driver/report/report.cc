@@ -29,7 +29,7 @@ std::string strategy_text(const RunSpec& spec) {
   if (spec.strategy == StrategyKind::Pct) {
     text = "pct(d=" + std::to_string(spec.pct_depth) + ", k=" + std::to_string(spec.pct_steps) + ")";
   } else if (spec.strategy == StrategyKind::Portfolio) {
-    text = "portfolio(pct d=2..5, random, pos, surw)";
+    text = "portfolio(pos, surw, random, pct d=3)";
   } else if (spec.strategy == StrategyKind::Random && spec.preemption_bound) {
     text = "random(pb=" + std::to_string(*spec.preemption_bound) + ")";
   } else {

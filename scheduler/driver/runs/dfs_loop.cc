@@ -104,7 +104,7 @@ DfsLoopResult run_dfs_loop(const LaunchTarget& target, const DfsLoopSettings& se
           for (DfsOption& o : p.options) o.pending = PendingKind::None;
         }
       }
-      const DfsRunVerdict verdict = explorer.explored(batch[i], points);
+      const DfsRunVerdict verdict = explorer.explored(batch[i], points, d.precise);
       bool redundant = verdict.redundant;
       if (!d.log) add_gap(out.gaps, gap_seen, 0, numbered("a run left no readable step log", number));
       else if (d.log->truncated) add_gap(out.gaps, gap_seen, 0, numbered("a run had more decisions than the step log holds", number));

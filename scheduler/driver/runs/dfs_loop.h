@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ctrlsched/run_spec.h"
+#include "ctrlsched/dfs_explorer.h"
 #include "runs/outcome.h"
 #include "runs/run_result.h"
 #include "runs/worker_pool.h"
@@ -26,7 +27,7 @@ namespace ctrlsched::driver {
 struct DfsLoopSettings {
   RunSpec spec;                                // strategy Dfs; points and max steps
   std::uint32_t preemption_bound = 2;
-  bool reduction = true;                       // sleep sets (off: --no-reduction)
+  DfsReduction reduction = DfsReduction::Dpor;  // --sleep-sets, --no-reduction
   std::optional<std::uint64_t> max_schedules;  // runs started at most (--max-schedules)
   std::uint64_t stop_after = 1;                // stop once this many schedules failed
   unsigned jobs = 1;

@@ -21,10 +21,9 @@ struct Portfolio {
   friend bool operator==(const Portfolio&, const Portfolio&) = default;
 };
 
-// Number of seeds after which the rotation of strategies repeats.
-inline constexpr std::uint64_t kPortfolioCycle = 13;
-// Instrumented binary with points auto: one seed in this many decides at sync operations only.
-inline constexpr std::uint64_t kPortfolioSyncEvery = 4;
+// Number of seeds after which the rotation of strategies repeats (seed 12 of each cycle decides
+// at sync operations only on an instrumented binary with points auto).
+inline constexpr std::uint64_t kPortfolioCycle = 16;
 
 // The calibration runs of `base` (and, for an instrumented binary with points auto, of the same
 // with sync points). Throws like calibrate_pct_steps; `limit` as there (the runs with base.points).

@@ -12,10 +12,15 @@
 //  - a wake choice wakes the first waiter (FIFO); spurious wakeups never happen;
 //  - no leases: the strategy sees every point with more than one candidate, so the step log
 //    names every place where another thread could have run.
-// Every request with more than one option (the decisions of decision.h, in the same order) gets
-// one entry in the step log: who was at the point, what each option was about to do
-// (Candidate::pending*), and the answer. The driver's explorer (dfs_explorer.h) turns the log
-// into the next prefixes.
+// Every thread choice the strategy is asked for (also one with a single candidate: after a block
+// or an exit) and every wake choice with more than one waiter (the decisions of decision.h, in the
+// same order) gets one entry in the step log: who was at the point, what each option was about to
+// do (Candidate::pending*), and the answer. A prefix names only the choices with more than one
+// option. The points where the current thread is the only one that can run never reach the
+// strategy (the engine's fast path); the entry after such points says so (`hidden`), so the
+// explorer knows that the thread chosen at the entry before took steps it did not see. Every
+// switch from one thread to another is an entry: between two entries one thread runs. The
+// driver's explorer (dfs_explorer.h) turns the log into the next prefixes.
 #pragma once
 
 #include <cstdint>
@@ -48,7 +53,8 @@ struct DfsLogPoint {
   std::uint8_t decision;    // DecisionKind::Schedule or DecisionKind::Wake
   std::uint8_t point_kind;  // PointKind (Schedule only)
   std::uint8_t current_enabled;
-  std::uint8_t reserved0;
+  std::uint8_t hidden;      // Schedule: the thread chosen at the previous Schedule entry took steps
+                            // at points where it was the only thread that could run (not logged)
   std::uint16_t count;      // options that follow (candidates or waiters)
   std::uint16_t reserved1;
 };

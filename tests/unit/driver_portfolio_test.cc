@@ -1,0 +1,71 @@
+// The portfolio's rotation (runs/portfolio.h, docs/strategies.md "The portfolio"): which strategy
+// and which points each seed runs, and that a seed's spec is the one its named strategy runs.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <string>
+
+#include "runs/portfolio.h"
+
+namespace ctrlsched::driver {
+namespace {
+
+Portfolio instrumented() {
+  Portfolio p;
+  p.base.strategy = StrategyKind::Portfolio;
+  p.base.points = PointsMode::Auto;
+  p.profile = RunProfile{412, {5, 9}, true};
+  p.sync = RunProfile{37, {2, 3}, true};
+  return p;
+}
+
+std::string name(const RunSpec& s) {
+  std::string n = std::string(to_string(s.strategy));
+  if (s.strategy == StrategyKind::Pct) n += " d=" + std::to_string(s.pct_depth);
+  if (s.points == PointsMode::Sync) n += " sync";
+  return n;
+}
+
+TEST_CASE("portfolio: the documented rotation of 16 seeds") {
+  const Portfolio p = instrumented();
+  const char* expected[kPortfolioCycle] = {"surw", "pct d=3", "random", "pos", "pos",       "random", "surw", "pos",
+                                           "surw", "pos",     "surw",   "pos", "surw sync", "pos",    "surw", "pos"};
+  for (std::uint64_t seed = 0; seed < 3 * kPortfolioCycle; ++seed) {
+    INFO("seed " << seed);
+    const RunSpec s = portfolio_spec(p, seed);
+    CHECK(name(s) == expected[seed % kPortfolioCycle]);
+    CHECK(s.seed == seed);
+    CHECK_FALSE(s.preemption_bound);
+  }
+}
+
+TEST_CASE("portfolio: shares per cycle (POS 7, SURW 6 of which one at sync points, random 2, PCT 1)") {
+  const Portfolio p = instrumented();
+  std::map<std::string, int> shares;
+  for (std::uint64_t seed = 100; seed < 100 + kPortfolioCycle; ++seed) ++shares[name(portfolio_spec(p, seed))];
+  CHECK(shares == std::map<std::string, int>{{"pos", 7}, {"surw", 5}, {"surw sync", 1}, {"random", 2}, {"pct d=3", 1}});
+}
+
+TEST_CASE("portfolio: calibrations follow the points in use") {
+  const Portfolio p = instrumented();
+  const RunSpec pct = portfolio_spec(p, 1);
+  CHECK(pct.pct_steps == 412);
+  CHECK(pct.points == PointsMode::Auto);
+  const RunSpec surw = portfolio_spec(p, 0);
+  CHECK(surw.surw_events == std::vector<std::uint32_t>{5, 9});
+  const RunSpec surw_sync = portfolio_spec(p, 12);
+  CHECK(surw_sync.points == PointsMode::Sync);
+  CHECK(surw_sync.surw_events == std::vector<std::uint32_t>{2, 3});
+}
+
+TEST_CASE("portfolio: without a sync calibration (plain binary, or points given) every seed keeps its points") {
+  Portfolio p = instrumented();
+  p.sync.reset();
+  const RunSpec s = portfolio_spec(p, 12);
+  CHECK(s.strategy == StrategyKind::Surw);
+  CHECK(s.points == PointsMode::Auto);
+  CHECK(s.surw_events == std::vector<std::uint32_t>{5, 9});
+}
+
+}  // namespace
+}  // namespace ctrlsched::driver
