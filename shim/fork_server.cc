@@ -1,12 +1,14 @@
 // The fork server's loop inside the test process (see fork_server.h and docs/fork-server.md).
 //
-// The snapshot point is the start of the shim's constructor: the dynamic loader has mapped and
-// relocated everything and the constructors of the libraries initialized before the shim have
-// run; the program's own constructors and main() have not. Each child therefore runs the rest
-// of the start-up (the shim's set-up for its run, the program's constructors, main) just as an
-// exec'd run does, from the same memory image: same addresses (ASLR was off for the one exec),
-// same heap (nothing here allocates), same stack depth (the child returns into the constructor).
-// Only system calls and stack buffers are used below.
+// The snapshot point is in the shim's constructor, after its preparation that is the same for
+// every run (runtime.cc, prepare_process): the dynamic loader has mapped and relocated
+// everything, the constructors of the libraries initialized before the shim have run; the
+// program's own constructors and main() have not. Each child therefore runs the rest of the
+// start-up (the shim's set-up for its run, the program's constructors, main) just as an exec'd
+// run does, from the same memory image: same addresses (ASLR was off for the one exec), same heap
+// (an exec'd run prepares the same way at the same point, and nothing here allocates), same stack
+// depth (the child returns into the constructor). Only system calls and stack buffers are used
+// below.
 #include "fork_server.h"
 
 #include <dirent.h>
@@ -122,9 +124,9 @@ void become_run(int sock, int record_fd, int output_fd, pid_t server) {
 
 }  // namespace
 
-void serve_forks_if_asked() noexcept {
-  const int sock = socket_from_environment();
-  if (sock < 0) return;
+int fork_server_socket() noexcept { return socket_from_environment(); }
+
+void serve_forks(int sock) noexcept {
   const int threads = thread_count();
   if (threads != 1) {
     char reason[160];
