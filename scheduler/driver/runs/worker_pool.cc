@@ -64,9 +64,21 @@ bool WorkerPool::serve(Slot& slot, const RunJob& job) {
   return false;
 }
 
-void WorkerPool::launch(Slot& slot, std::uint64_t index, RunJob job) {
-  slot.region.emplace();
+void WorkerPool::launch(Slot& slot, std::uint64_t index, RunJob job, bool more) {
+  if (slot.spare) {
+    slot.region.emplace(std::move(*slot.spare));
+    slot.spare.reset();
+  } else {
+    slot.region.emplace();
+  }
   slot.region->prepare(job.config, job.input_log);
+  start(slot, index, std::move(job));
+  // The run is under way: now the work that would otherwise delay the next one.
+  slot.done.reset();
+  if (more) slot.spare.emplace();
+}
+
+void WorkerPool::start(Slot& slot, std::uint64_t index, RunJob job) {
   if (slot.capture) slot.capture->reset();
   slot.served = serve(slot, job);
   if (slot.served) {
@@ -174,7 +186,7 @@ void WorkerPool::run(std::uint64_t count, const std::function<RunJob(std::uint64
       for (Slot& slot : slots_) {
         if (stopping || next >= count) break;
         if (slot.pid < 0) {
-          launch(slot, next, make_job(next));
+          launch(slot, next, make_job(next), next + 1 < count);
           ++next;
         }
       }
@@ -210,6 +222,7 @@ void WorkerPool::run(std::uint64_t count, const std::function<RunJob(std::uint64
           const FinishedRun finished{slot.index, *slot.region, exit,
                                      slot.capture ? &*slot.capture : nullptr};
           const bool go_on = on_done(finished);
+          slot.done.emplace(std::move(*slot.region));  // released once the next run is under way
           slot.region.reset();
           slot.cwd.reset();
           if (!go_on) {

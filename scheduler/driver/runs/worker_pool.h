@@ -65,6 +65,11 @@ class WorkerPool {
   struct Slot {
     std::optional<CaptureFile> capture;
     std::optional<RunRecordRegion> region;
+    // Made and released while a run is in flight, not between two runs: the next run's fresh
+    // region (memfd, size, mapping) and the finished run's, whose pages are freed after the next
+    // run has started. At -j 1 the runs are one chain, and every step off it is a step saved.
+    std::optional<RunRecordRegion> spare;
+    std::optional<RunRecordRegion> done;
     std::optional<PrivateDirectory> cwd;  // --private-cwd: this run's working directory
     pid_t pid = -1;
     int pidfd = -1;
@@ -76,7 +81,9 @@ class WorkerPool {
     bool served = false;               // the current run is a fork server's child
   };
   bool serve(Slot& slot, const RunJob& job);  // whether this run goes to the slot's fork server
-  void launch(Slot& slot, std::uint64_t index, RunJob job);
+  // `more`: another run may follow on this slot, so a spare region is made while this one runs.
+  void launch(Slot& slot, std::uint64_t index, RunJob job, bool more);
+  void start(Slot& slot, std::uint64_t index, RunJob job);  // the process of a prepared run
   int reap(Slot& slot);  // kills the rest of its process group, returns the wait status
   void kill_all();       // kills and reaps every run in flight, within a bounded time
   void stop_server(Slot& slot);
