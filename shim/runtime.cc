@@ -190,12 +190,22 @@ bool build_strategy() {
 // strategy or collectors: done before the fork server's snapshot, so that a served run inherits
 // it instead of paying for it again, and at the same point in an exec'd run, so that both reach
 // the program's constructors with the same memory image (docs/fork-server.md).
+// The signal handlers are process attributes that fork passes on, and so is the main thread's
+// alternate signal stack; until a run is active they do what the default would (crash.cc,
+// watchdog.cc, spin_preempt.cc).
+void* g_main_altstack = nullptr;
+
 void prepare_process() {
   scan_modules();                // published into each run's record by start_shim
   warm_up_unwinder();            // glibc dlopens libgcc_s for backtrace() on first use
   remember_main_thread_stack();  // pthread_getattr_np reads /proc/self/maps for the main thread
   pthread_key_create(&g_rt.exit_key, on_thread_exit);
   reserve_optional_maps();       // before every optional mapping of a run
+  install_crash_handlers();
+  install_release_handler();
+  install_spin_handler();
+  g_main_altstack = allocate_alternate_stack();
+  if (g_main_altstack != nullptr) install_alternate_stack(g_main_altstack);
 }
 
 __attribute__((constructor(101))) void start_shim() {
@@ -217,16 +227,12 @@ __attribute__((constructor(101))) void start_shim() {
   g_rt.access_points = static_cast<PointsMode>(g_rt.config.points) != PointsMode::Sync;
   publish_module_table(record);
   virtual_clock_configure();
-  install_crash_handlers();
-  install_release_handler();
-  install_spin_handler();
 
   Thread* main_thread = g_rt.threads.create();
   main_thread->os_tid = gettid();
   main_thread->handle = pthread_self();
   main_thread->baton.store(1, std::memory_order_relaxed);
-  main_thread->altstack = allocate_alternate_stack();
-  install_alternate_stack(main_thread);
+  main_thread->altstack = g_main_altstack;  // installed by prepare_process
   set_main_thread_local_ranges(main_thread);
   start_trace_writer(record);
   if (g_rt.config.collectors & kCollectAccessPairs) start_access_pair_collector(record);
