@@ -25,6 +25,10 @@ constexpr int kTickMs = 100;
 // How long kill_all() waits for a fork server to report the end of a run it just killed.
 constexpr std::chrono::milliseconds kServedReapLimit{2000};
 
+// A server refused (the program cannot be served): every later run of this ctrlsched process,
+// in any pool (the calibration runs' and the seeds'), is exec'd, and the note is said once.
+bool g_fork_server_refused = false;
+
 int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
 
 [[noreturn]] void pool_internal(const std::string& what) {
@@ -44,7 +48,7 @@ WorkerPool::WorkerPool(LaunchTarget target, PoolOptions options)
 }
 
 bool WorkerPool::serve(Slot& slot, const RunJob& job) {
-  if (!options_.fork_server || fork_server_off_ || !slot.capture || job.trace_fd >= 0) return false;
+  if (!options_.fork_server || g_fork_server_refused || !slot.capture || job.trace_fd >= 0) return false;
   // A served child inherits the server's working directory; a private one per run needs exec.
   if (target_.private_cwd) return false;
   if (slot.server) return true;
@@ -54,13 +58,9 @@ bool WorkerPool::serve(Slot& slot, const RunJob& job) {
     register_child(slot.server->pid());  // a second Ctrl-C kills it from the signal handler
     return true;
   }
-  fork_server_off_ = true;
-  static bool said = false;  // once per ctrlsched process
-  if (!said) {
-    said = true;
-    std::fprintf(stderr, "ctrlsched: note: no fork server for this program: %s; each seed runs in a fresh exec\n",
-                 why_not.c_str());
-  }
+  g_fork_server_refused = true;
+  std::fprintf(stderr, "ctrlsched: note: no fork server for this program: %s; each seed runs in a fresh exec\n",
+               why_not.c_str());
   return false;
 }
 

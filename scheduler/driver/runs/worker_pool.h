@@ -92,7 +92,6 @@ class WorkerPool {
   LaunchTarget target_;
   PoolOptions options_;
   std::vector<Slot> slots_;
-  bool fork_server_off_ = false;  // a server refused: exec every run from now on
 };
 
 // Runs one job on a pool of one slot and returns what finish() makes of it.
