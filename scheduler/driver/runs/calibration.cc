@@ -43,6 +43,7 @@ std::vector<CalibrationRun> calibration_runs(const LaunchTarget& target, const R
   options.timeout = std::chrono::duration<double>(timeout_seconds);
   options.capture_output = true;  // the calibration run's output is never shown
   options.fork_server = fork_server;
+  options.say_refusal = false;  // the seeds' pool says it (worker_pool.h)
   ClassifyContext context;  // raw frames: only the step count matters here
   context.timeout_seconds = timeout_seconds;
   std::vector<CalibrationRun> runs(kCalibrationRuns);

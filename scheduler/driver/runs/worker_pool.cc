@@ -26,8 +26,11 @@ constexpr int kTickMs = 100;
 constexpr std::chrono::milliseconds kServedReapLimit{2000};
 
 // A server refused (the program cannot be served): every later run of this ctrlsched process,
-// in any pool (the calibration runs' and the seeds'), is exec'd, and the note is said once.
+// in any pool (the calibration runs' and the seeds'), is exec'd. The note says why, once, from
+// the first pool that may say it (PoolOptions::say_refusal).
 bool g_fork_server_refused = false;
+std::string g_refusal_reason;
+bool g_refusal_said = false;
 
 int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
 
@@ -48,19 +51,23 @@ WorkerPool::WorkerPool(LaunchTarget target, PoolOptions options)
 }
 
 bool WorkerPool::serve(Slot& slot, const RunJob& job) {
-  if (!options_.fork_server || g_fork_server_refused || !slot.capture || job.trace_fd >= 0) return false;
+  if (!options_.fork_server || !slot.capture || job.trace_fd >= 0) return false;
   // A served child inherits the server's working directory; a private one per run needs exec.
   if (target_.private_cwd) return false;
   if (slot.server) return true;
-  std::string why_not;
-  if (std::optional<ForkServer> started = ForkServer::start(target_, slot.cpu, options_.timeout, &why_not)) {
-    slot.server.emplace(std::move(*started));
-    register_child(slot.server->pid());  // a second Ctrl-C kills it from the signal handler
-    return true;
+  if (!g_fork_server_refused) {
+    if (std::optional<ForkServer> started = ForkServer::start(target_, slot.cpu, options_.timeout, &g_refusal_reason)) {
+      slot.server.emplace(std::move(*started));
+      register_child(slot.server->pid());  // a second Ctrl-C kills it from the signal handler
+      return true;
+    }
+    g_fork_server_refused = true;
   }
-  g_fork_server_refused = true;
-  std::fprintf(stderr, "ctrlsched: note: no fork server for this program: %s; each seed runs in a fresh exec\n",
-               why_not.c_str());
+  if (options_.say_refusal && !g_refusal_said) {
+    g_refusal_said = true;
+    std::fprintf(stderr, "ctrlsched: note: no fork server for this program: %s; each seed runs in a fresh exec\n",
+                 g_refusal_reason.c_str());
+  }
   return false;
 }
 

@@ -47,6 +47,10 @@ struct PoolOptions {
   // Only with capture_output, never for a job with a trace_fd; falls back to exec (and says why
   // once on stderr) when the program cannot be served.
   bool fork_server = false;
+  // Whether this pool says so when the program cannot be served. The calibration runs' pool does
+  // not: a program that cannot run at all fails there with its one error line, and for one that
+  // only cannot be served, the seeds' pool says it (the refusal holds for the whole command).
+  bool say_refusal = true;
 };
 
 class WorkerPool {
