@@ -63,10 +63,10 @@ void* allocate_alternate_stack() {
   return mem == MAP_FAILED ? nullptr : mem;
 }
 
-void install_alternate_stack(Thread* t) {
-  if (t->altstack == nullptr) return;
+void install_alternate_stack(void* altstack) {
+  if (altstack == nullptr) return;
   stack_t ss{};
-  ss.ss_sp = t->altstack;
+  ss.ss_sp = altstack;
   ss.ss_size = kAltStackBytes;
   sigaltstack(&ss, nullptr);
 }

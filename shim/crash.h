@@ -11,7 +11,7 @@ void install_crash_handlers();
 // mapped by the creating thread (allocate_alternate_stack), so the order of mappings, and with
 // it every later address, does not depend on how fast the new OS thread starts.
 void* allocate_alternate_stack();
-void install_alternate_stack(Thread* t);  // on the thread itself, with t->altstack
+void install_alternate_stack(void* altstack);  // for the calling thread (from allocate_alternate_stack)
 void release_alternate_stack(Thread* t);  // on the thread itself, as it exits
 
 }  // namespace ctrlsched::shim

@@ -1,12 +1,14 @@
 // The fork server's loop inside the test process (see fork_server.h and docs/fork-server.md).
 //
-// The snapshot point is the start of the shim's constructor: the dynamic loader has mapped and
-// relocated everything and the constructors of the libraries initialized before the shim have
-// run; the program's own constructors and main() have not. Each child therefore runs the rest
-// of the start-up (the shim's set-up for its run, the program's constructors, main) just as an
-// exec'd run does, from the same memory image: same addresses (ASLR was off for the one exec),
-// same heap (nothing here allocates), same stack depth (the child returns into the constructor).
-// Only system calls and stack buffers are used below.
+// The snapshot point is in the shim's constructor, after its preparation that is the same for
+// every run (runtime.cc, prepare_process): the dynamic loader has mapped and relocated
+// everything, the constructors of the libraries initialized before the shim have run; the
+// program's own constructors and main() have not. Each child therefore runs the rest of the
+// start-up (the shim's set-up for its run, the program's constructors, main) just as an exec'd
+// run does, from the same memory image: same addresses (ASLR was off for the one exec), same heap
+// (an exec'd run prepares the same way at the same point, and nothing here allocates), same stack
+// depth (the child returns into the constructor). Only system calls and stack buffers are used
+// below.
 #include "fork_server.h"
 
 #include <dirent.h>
@@ -104,13 +106,29 @@ bool receive_run(int sock, int& record_fd, int& output_fd) {
   return true;
 }
 
+// True once the driver has closed its end: nothing is queued (the driver sends a request only
+// after the previous run's end was reported) and the peer is gone.
+bool driver_gone(int sock) {
+  char byte;
+  ssize_t n;
+  while ((n = recv(sock, &byte, 1, MSG_PEEK | MSG_DONTWAIT)) < 0 && errno == EINTR) {
+  }
+  return n == 0;
+}
+
 // In the child: the process attributes an exec'd run gets from the driver's launch_child()
 // (process group, death signal, output) that fork does not already carry over from the server
 // (CPU, personality, signal mask and dispositions, stdin were set once for the server's exec).
-void become_run(int sock, int record_fd, int output_fd, pid_t server) {
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() != server) _exit(127);
+// The death signal was set right after the fork; the process group is set before Started is
+// sent, so that the driver can kill the group as soon as it knows the pid.
+void become_run(int sock, int record_fd, int output_fd, const int took[2]) {
+  const char taken = 1;
+  while (write(took[1], &taken, 1) < 0 && errno == EINTR) {
+  }
+  close(took[0]);
+  close(took[1]);
   setpgid(0, 0);
+  send_packet(sock, ForkServerMessage::Started, getpid());
   dup2(output_fd, STDOUT_FILENO);
   dup2(output_fd, STDERR_FILENO);
   dup2(record_fd, sock);  // CTRLSCHED_RECORD_FD now names the record, as in an exec'd run
@@ -122,9 +140,9 @@ void become_run(int sock, int record_fd, int output_fd, pid_t server) {
 
 }  // namespace
 
-void serve_forks_if_asked() noexcept {
-  const int sock = socket_from_environment();
-  if (sock < 0) return;
+int fork_server_socket() noexcept { return socket_from_environment(); }
+
+void serve_forks(int sock) noexcept {
   const int threads = thread_count();
   if (threads != 1) {
     char reason[160];
@@ -133,24 +151,41 @@ void serve_forks_if_asked() noexcept {
     send_packet(sock, ForkServerMessage::Hello, 0, false, reason);
     _exit(0);
   }
+  const int entry_errno = errno;  // a run starts with the errno an exec'd run has here
+  // A child writes a byte here when it takes a request, so that the server knows whether to
+  // report its end: a waiting child can also end without one (the driver closed the socket, or
+  // someone killed it). Both ends are closed in every run before the program sees its files.
+  int took[2];
+  if (pipe2(took, O_CLOEXEC | O_NONBLOCK) != 0) {
+    send_packet(sock, ForkServerMessage::Hello, 0, false, "the fork server could not make a pipe");
+    _exit(0);
+  }
   send_packet(sock, ForkServerMessage::Hello, 0);
   const pid_t server = getpid();
   for (;;) {
-    int record_fd = -1, output_fd = -1;
-    if (!receive_run(sock, record_fd, output_fd)) _exit(0);
+    // The next run's process is forked before its request arrives: the fork then overlaps the
+    // driver's work on the previous run instead of following it. The child waits for the
+    // request itself; the server meanwhile only waits for the child to end.
     const pid_t pid = _Fork();  // no atfork handlers: nothing but libc's own state exists yet
     if (pid == 0) {
-      become_run(sock, record_fd, output_fd, server);
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != server) _exit(127);
+      int record_fd = -1, output_fd = -1;
+      if (!receive_run(sock, record_fd, output_fd)) _exit(0);  // the driver is done
+      become_run(sock, record_fd, output_fd, took);
+      errno = entry_errno;
       return;
     }
-    close(record_fd);
-    close(output_fd);
-    if (pid < 0) {
-      send_packet(sock, ForkServerMessage::Failed, errno);
+    if (pid < 0) {  // answer the next request with the reason
+      const int error = errno;
+      int record_fd = -1, output_fd = -1;
+      if (!receive_run(sock, record_fd, output_fd)) _exit(0);
+      close(record_fd);
+      close(output_fd);
+      send_packet(sock, ForkServerMessage::Failed, error);
       continue;
     }
-    setpgid(pid, pid);  // also here, so the driver can kill the group as soon as it knows the pid
-    send_packet(sock, ForkServerMessage::Started, pid);
+    setpgid(pid, pid);
     // Like the driver's reap(): once the child has exited, kill what it left in its group, then
     // collect it; the driver's timeouts kill the group from outside.
     siginfo_t info;
@@ -159,6 +194,11 @@ void serve_forks_if_asked() noexcept {
     kill(-pid, SIGKILL);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    char taken = 0;
+    if (read(took[0], &taken, 1) != 1) {  // it ended waiting: fork the next, unless the driver is done
+      if (driver_gone(sock)) _exit(0);
+      continue;
     }
     send_packet(sock, ForkServerMessage::Ended, status);
   }

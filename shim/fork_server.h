@@ -3,10 +3,13 @@
 
 namespace ctrlsched::shim {
 
-// Called first thing in the shim's constructor. When CTRLSCHED_RECORD_FD names a socket this
-// process is a fork server: it serves runs until the driver closes the socket, and returns only
-// in each forked child, with the child's run record where the socket was. Otherwise it returns at
-// once. Allocates nothing, so a child's heap is the heap an exec'd run has at this point.
-void serve_forks_if_asked() noexcept;
+// The driver's socket when CTRLSCHED_RECORD_FD names one, i.e. this process is to be a fork
+// server; -1 otherwise. Looks, changes nothing.
+int fork_server_socket() noexcept;
+
+// Serves runs on `sock` until the driver closes it, and returns only in each forked child, with
+// the child's run record where the socket was. Allocates nothing, so a child's heap is the heap
+// an exec'd run has at this point.
+void serve_forks(int sock) noexcept;
 
 }  // namespace ctrlsched::shim

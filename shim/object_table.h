@@ -49,11 +49,14 @@ class ObjectTable {
  private:
   static constexpr std::uint32_t kCapacity = 8192;
   static constexpr std::uint32_t kSlots = 16384;  // power of two, load factor <= 0.5
+  static constexpr std::int32_t kEmpty = 0;
   std::uint32_t slot_of(std::uintptr_t address, ModelKind kind) const;
+  // Fresh anonymous pages: all zero, i.e. empty; see object_table.cc.
   Model* pool_ = nullptr;
-  std::int32_t* slots_ = nullptr;       // index into pool_, -1 = empty
-  std::int32_t* free_list_ = nullptr;   // stack of free pool indexes
+  std::int32_t* slots_ = nullptr;       // index into pool_ + 1, kEmpty = empty
+  std::int32_t* free_list_ = nullptr;   // stack of freed pool indexes
   std::uint32_t free_count_ = 0;
+  std::uint32_t never_used_ = 0;        // pool entries [never_used_, kCapacity) were never handed out
 };
 
 }  // namespace ctrlsched::shim

@@ -7,8 +7,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "access_pairs.h"
 #include "collectors.h"
@@ -79,18 +81,43 @@ void on_thread_exit(void* value) {
   exit_thread(me);
 }
 
-RunRecord* map_record() {
+// The descriptor CTRLSCHED_RECORD_FD names; -1 when there is none.
+int record_fd_from_environment() {
   const char* text = std::getenv(kRecordFdEnv);
-  if (text == nullptr || *text == '\0') return nullptr;
+  if (text == nullptr || *text == '\0') return -1;
   char* end = nullptr;
-  long fd = std::strtol(text, &end, 10);
-  if (*end != '\0' || fd < 0) return nullptr;
-  void* mem = mmap(nullptr, kRunRecordBytes, PROT_READ | PROT_WRITE, MAP_SHARED,
-                   static_cast<int>(fd), 0);
+  const long fd = std::strtol(text, &end, 10);
+  if (*end != '\0' || fd < 0 || fd > 1 << 20) return -1;
+  return static_cast<int>(fd);
+}
+
+bool header_is_ours(std::uint32_t magic, std::uint32_t version, std::int32_t owner_pid) {
+  return magic == kRunRecordMagic && version == kRunRecordVersion && owner_pid == getpid();
+}
+
+// Whether the descriptor holds a run record the driver made for this process (an exec'd run),
+// read without mapping it: a program the test starts inherits the variable, and perhaps the
+// descriptor, and must be left as it is, without the preparation below.
+bool record_is_ours() {
+  const int fd = record_fd_from_environment();
+  if (fd < 0) return false;
+  unsigned char header[offsetof(RunRecord, owner_pid) + sizeof(std::int32_t)];
+  if (pread(fd, header, sizeof header, 0) != static_cast<ssize_t>(sizeof header)) return false;
+  std::uint32_t magic, version;
+  std::int32_t owner_pid;
+  std::memcpy(&magic, header + offsetof(RunRecord, magic), sizeof magic);
+  std::memcpy(&version, header + offsetof(RunRecord, version), sizeof version);
+  std::memcpy(&owner_pid, header + offsetof(RunRecord, owner_pid), sizeof owner_pid);
+  return header_is_ours(magic, version, owner_pid);
+}
+
+RunRecord* map_record() {
+  const int fd = record_fd_from_environment();
+  if (fd < 0) return nullptr;
+  void* mem = mmap(nullptr, kRunRecordBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (mem == MAP_FAILED) return nullptr;
   auto* record = static_cast<RunRecord*>(mem);
-  if (record->magic != kRunRecordMagic || record->version != kRunRecordVersion ||
-      record->owner_pid != getpid()) {
+  if (!header_is_ours(record->magic, record->version, record->owner_pid)) {
     munmap(mem, kRunRecordBytes);  // not ours: a process the test started
     return nullptr;
   }
@@ -142,10 +169,13 @@ bool build_strategy() {
   g_rt.base_strategy = follow ? follower : seed_strategy;
   if (c.collectors & kCollectSwitches) inner = record_switches(*inner, g_rt.record);
   const bool forcing = static_cast<ForceKind>(c.force.kind) != ForceKind::None;
-  // The outcome is published straight into the record: a crash of the test loses nothing.
-  auto* forcing_strategy = new ForcingStrategy(*inner, c.force, forcing ? &g_rt.record->force : nullptr);
+  // The forcing decorator's memory is allocated in every run, so the heap is the same with and
+  // without a directive, but it is built only for a directive: its per-thread tables (56 KiB)
+  // would otherwise be cleared, i.e. a dozen pages touched, in every run for nothing.
+  void* forcing_memory = ::operator new(sizeof(ForcingStrategy));
   if (forcing) {
-    g_rt.forcing = forcing_strategy;
+    // The outcome is published straight into the record: a crash of the test loses nothing.
+    g_rt.forcing = new (forcing_memory) ForcingStrategy(*inner, c.force, &g_rt.record->force);
     inner = g_rt.forcing;
   }
   g_rt.pending_events = kind == StrategyKind::Pos;
@@ -156,8 +186,33 @@ bool build_strategy() {
   return true;
 }
 
+// The part of the start-up that is the same in every run of this program, whatever its seed,
+// strategy or collectors: done before the fork server's snapshot, so that a served run inherits
+// it instead of paying for it again, and at the same point in an exec'd run, so that both reach
+// the program's constructors with the same memory image (docs/fork-server.md).
+// The signal handlers are process attributes that fork passes on, and so is the main thread's
+// alternate signal stack; until a run is active they do what the default would (crash.cc,
+// watchdog.cc, spin_preempt.cc).
+void* g_main_altstack = nullptr;
+
+void prepare_process() {
+  scan_modules();                // published into each run's record by start_shim
+  warm_up_unwinder();            // glibc dlopens libgcc_s for backtrace() on first use
+  remember_main_thread_stack();  // pthread_getattr_np reads /proc/self/maps for the main thread
+  pthread_key_create(&g_rt.exit_key, on_thread_exit);
+  reserve_optional_maps();       // before every optional mapping of a run
+  install_crash_handlers();
+  install_release_handler();
+  install_spin_handler();
+  g_main_altstack = allocate_alternate_stack();
+  if (g_main_altstack != nullptr) install_alternate_stack(g_main_altstack);
+}
+
 __attribute__((constructor(101))) void start_shim() {
-  serve_forks_if_asked();  // a fork server returns here only in the child of each run
+  const int server_socket = fork_server_socket();
+  if (server_socket < 0 && !record_is_ours()) return;  // not a process ctrlsched started for a run
+  prepare_process();
+  if (server_socket >= 0) serve_forks(server_socket);  // a fork server returns only in each run's child
   RunRecord* record = map_record();
   if (record == nullptr) return;
   g_rt.record = record;
@@ -170,22 +225,15 @@ __attribute__((constructor(101))) void start_shim() {
     return;
   }
   g_rt.access_points = static_cast<PointsMode>(g_rt.config.points) != PointsMode::Sync;
-  pthread_key_create(&g_rt.exit_key, on_thread_exit);
-  refresh_module_table(record);
-  warm_up_unwinder();
+  publish_module_table(record);
   virtual_clock_configure();
-  install_crash_handlers();
-  install_release_handler();
-  install_spin_handler();
 
   Thread* main_thread = g_rt.threads.create();
   main_thread->os_tid = gettid();
   main_thread->handle = pthread_self();
   main_thread->baton.store(1, std::memory_order_relaxed);
-  main_thread->altstack = allocate_alternate_stack();
-  install_alternate_stack(main_thread);
-  set_thread_local_ranges(main_thread, main_thread->handle);
-  reserve_optional_maps();  // in every run, before the optional mappings below
+  main_thread->altstack = g_main_altstack;  // installed by prepare_process
+  set_main_thread_local_ranges(main_thread);
   start_trace_writer(record);
   if (g_rt.config.collectors & kCollectAccessPairs) start_access_pair_collector(record);
   if (g_rt.config.collectors & kCollectFalcon) start_falcon_collector(record);

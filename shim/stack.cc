@@ -78,9 +78,17 @@ char* append_hex(char* out, char* end, std::uintptr_t value) {
 
 }  // namespace
 
-void refresh_module_table(RunRecord* record) {
+void scan_modules() {
   g_module_count = 0;
   dl_iterate_phdr(add_module, nullptr);
+}
+
+void refresh_module_table(RunRecord* record) {
+  scan_modules();
+  publish_module_table(record);
+}
+
+void publish_module_table(RunRecord* record) {
   if (record == nullptr) return;
   ModuleTable& table = record->modules;
   table.count = 0;

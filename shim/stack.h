@@ -11,6 +11,10 @@ namespace ctrlsched::shim {
 // Snapshot of the loaded modules (path, address ranges); refreshed after dlopen. Also copied
 // into `record` (if not null) so the driver can symbolize after the process is gone.
 void refresh_module_table(RunRecord* record);
+// The two halves of refresh_module_table: the snapshot (taken once before the fork server's
+// snapshot, the same for every run) and its copy into a run's record.
+void scan_modules();
+void publish_module_table(RunRecord* record);
 // pc as a module-relative site (trace_format.h); 0 if no module contains it. Cheap when pcs
 // come from the same module as the previous call.
 std::uint64_t site_of(std::uintptr_t pc);

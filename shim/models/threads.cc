@@ -30,7 +30,7 @@ void* trampoline(void* arg) {
   tls_self = me;
   me->os_tid = gettid();
   pthread_setspecific(g_rt.exit_key, me);
-  install_alternate_stack(me);
+  install_alternate_stack(me->altstack);
   ++tls_shim_depth;
   park(me);
   emit(EventKind::ThreadStart, me, 0, 0);

@@ -112,20 +112,52 @@ void on_annotation(std::uintptr_t address, bool release) {
   emit(release ? EventKind::Release : EventKind::Acquire, me, address, 0);
 }
 
-void set_thread_local_ranges(Thread* t, pthread_t handle) {
-  auto tp = static_cast<std::uintptr_t>(handle);
-  t->tls_lo = tp - kStaticTlsBelow;
-  t->tls_size = kStaticTlsBelow + kTcbAbove;
+namespace {
+
+struct StackRange {
+  bool known = false;      // pthread_getattr_np answered
+  bool has_stack = false;  // and pthread_attr_getstack too
+  std::uintptr_t lo = 0;
+  std::uintptr_t size = 0;
+};
+
+StackRange stack_of(pthread_t handle) {
+  StackRange range;
   pthread_attr_t attr;
-  if (pthread_getattr_np(handle, &attr) != 0) return;
+  if (pthread_getattr_np(handle, &attr) != 0) return range;
+  range.known = true;
   void* stack = nullptr;
   std::size_t size = 0;
   if (pthread_attr_getstack(&attr, &stack, &size) == 0) {
-    t->stack_lo = reinterpret_cast<std::uintptr_t>(stack);
-    t->stack_size = size;
+    range.has_stack = true;
+    range.lo = reinterpret_cast<std::uintptr_t>(stack);
+    range.size = size;
   }
   pthread_attr_destroy(&attr);
+  return range;
+}
+
+// The main thread's stack, found before the fork server's snapshot (remember_main_thread_stack).
+StackRange g_main_stack;
+
+void set_ranges(Thread* t, pthread_t handle, const StackRange& stack) {
+  auto tp = static_cast<std::uintptr_t>(handle);
+  t->tls_lo = tp - kStaticTlsBelow;
+  t->tls_size = kStaticTlsBelow + kTcbAbove;
+  if (!stack.known) return;
+  if (stack.has_stack) {
+    t->stack_lo = stack.lo;
+    t->stack_size = stack.size;
+  }
   if (g_instrumented_before_start && g_rt.record) g_rt.record->instrumented = 1;
 }
+
+}  // namespace
+
+void set_thread_local_ranges(Thread* t, pthread_t handle) { set_ranges(t, handle, stack_of(handle)); }
+
+void remember_main_thread_stack() { g_main_stack = stack_of(pthread_self()); }
+
+void set_main_thread_local_ranges(Thread* t) { set_ranges(t, t->handle, g_main_stack); }
 
 }  // namespace ctrlsched::shim

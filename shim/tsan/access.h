@@ -62,5 +62,11 @@ void on_annotation(std::uintptr_t address, bool release);
 
 // Thread-local ranges of a thread (its TLS below the thread pointer `handle`, and its stack).
 void set_thread_local_ranges(Thread* t, pthread_t handle);
+// The same for the main thread (t->handle = pthread_self()), with the stack range that
+// remember_main_thread_stack() found: for the main thread pthread_getattr_np reads
+// /proc/self/maps, a cost that every run started from one fork server's image would pay again
+// for the same answer. Called before the snapshot (runtime.cc, prepare_process).
+void remember_main_thread_stack();
+void set_main_thread_local_ranges(Thread* t);
 
 }  // namespace ctrlsched::shim

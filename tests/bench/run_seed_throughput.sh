@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Seeds per second with and without the fork server (docs/fork-server.md), against a native
 # shell loop of the same binary, measured side by side and interleaved; then where one seed's
-# time goes. Prints Markdown; docs/benchmarks.md ("Seeds per second: the fork server") records a
-# run and this command.
+# time goes, and what the machine can do at all with all its CPUs (the ceiling for -j N). Prints
+# Markdown with the load average; docs/benchmarks.md ("Seeds per second: the fork server")
+# records runs and this command.
 #
 #   tests/bench/run_seed_throughput.sh [build-dir] [seeds] [repetitions]
 #
@@ -28,6 +29,7 @@ timed() { local out=$1 s; shift; s=$(now_ns); "$@" >/dev/null 2>&1 || true; awk 
 native_loop() { for _ in $(seq "$seeds"); do "$test_bin"; done; }
 seeds_run() { "$ctrlsched" --seeds "$seeds" --no-save --quiet "$@" "$test_bin"; }
 
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 for r in $(seq "$reps"); do
   timed native native_loop
   timed fork1 seeds_run -j 1
@@ -39,7 +41,11 @@ rate() { awk -v n="$seeds" -v t="$(median <"$tmp/$1")" 'BEGIN {printf "%.0f", n 
 native=$(rate native); fork1=$(rate fork1); exec1=$(rate exec1); forkN=$(rate forkN); execN=$(rate execN)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
 echo "## Seeds per second: $seeds seeds of a passing 3-thread test, median of $reps, $cpus CPUs"
+echo
+echo "Load average (1, 5, 15 min) before: $load_before; after: $load_after."
 echo
 echo "| how | seeds/s | vs native loop |"
 echo "|---|---|---|"
@@ -73,3 +79,29 @@ echo "| fork-server seed of /bin/true: request, fork, shim set-up, exit, reap, r
 echo "| exec seed of /bin/true: the same plus exec and dynamic loading | $(per_ms true_exec) |"
 echo "| fork-server seed of the 3-thread test | $(per_ms fork1) |"
 echo "| exec seed of the 3-thread test | $(per_ms exec1) |"
+
+# What the machine can do at all with $cpus processes at once: the same work done $cpus times one
+# after the other, then $cpus at once. A CPU-bound job (sha256 of a file in the page cache) shows
+# whether the cores are really there; the native loop of the test (fork, exec, dynamic loading,
+# 3 threads, exit) shows whether process creation scales too. -j N cannot scale better than these.
+head -c $((64 << 20)) /dev/zero >"$tmp/blob"
+sha256sum "$tmp/blob" >/dev/null
+cpu_job() { sha256sum "$tmp/blob" >/dev/null; }
+serial() { for _ in $(seq "$cpus"); do "$@"; done; }
+parallel() { for _ in $(seq "$cpus"); do "$@" & done; wait; }
+for r in $(seq "$reps"); do
+  timed cpu_serial serial cpu_job
+  timed cpu_parallel parallel cpu_job
+  timed loop_serial serial native_loop
+  timed loop_parallel parallel native_loop
+done
+speedup() { awk -v s="$(median <"$tmp/$1")" -v p="$(median <"$tmp/$2")" 'BEGIN {printf "%.2f", s / p}'; }
+echo
+echo "## The machine's ceiling: $cpus jobs at once vs one after the other (median of $reps)"
+echo
+echo "| job | speed-up of $cpus at once |"
+echo "|---|---|"
+echo "| sha256 of 64 MiB (CPU only) | $(speedup cpu_serial cpu_parallel) |"
+echo "| native loop of the 3-thread test, $seeds runs | $(speedup loop_serial loop_parallel) |"
+echo
+echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."

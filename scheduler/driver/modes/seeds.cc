@@ -159,12 +159,12 @@ ExitCode run_seeds(const CommandLine& cl) {
   header.spec = spec_from_options(o);
   std::optional<CalibrationLimit> limit;  // set when a calibration run reached --max-steps
   if (header.spec.strategy == StrategyKind::Pct && header.spec.pct_steps == 0) {
-    header.spec.pct_steps = calibrate_pct_steps(target, header.spec, *o.timeout, cl.target, &limit);
+    header.spec.pct_steps = calibrate_pct_steps(target, header.spec, *o.timeout, cl.target, &limit, !o.no_fork_server);
     header.pct_steps_calibrated = true;
   } else if (header.spec.strategy == StrategyKind::Surw) {
     header.spec = calibrated_spec(target, header.spec, *o.timeout, cl.target);
   } else if (header.spec.strategy == StrategyKind::Portfolio) {
-    header.portfolio = calibrate_portfolio(target, header.spec, *o.timeout, cl.target, &limit);
+    header.portfolio = calibrate_portfolio(target, header.spec, *o.timeout, cl.target, &limit, !o.no_fork_server);
     header.pct_steps_calibrated = true;
   }
   if (limit) {

@@ -24,41 +24,58 @@ struct CalibrationRun {
   bool progressing = false;    // unfinished
 };
 
-CalibrationRun calibration_run(const LaunchTarget& target, const RunSpec& spec, std::uint64_t seed,
-                               double timeout_seconds, const std::string& target_name) {
+RunSpec calibration_spec(const RunSpec& spec, std::uint64_t seed) {
   RunSpec calibration = spec;
   calibration.seed = seed;
   calibration.strategy = StrategyKind::Random;
   calibration.preemption_bound.reset();
   calibration.surw_events.clear();
   calibration.expected_hash.reset();
+  return calibration;
+}
+
+// The kCalibrationRuns runs, one at a time, on one pool: with `fork_server`, served by one fork
+// server like the seeds that follow (its runs report exactly what exec'd ones do).
+std::vector<CalibrationRun> calibration_runs(const LaunchTarget& target, const RunSpec& spec, double timeout_seconds,
+                                             const std::string& target_name, bool fork_server) {
   PoolOptions options;
   options.jobs = 1;
   options.timeout = std::chrono::duration<double>(timeout_seconds);
   options.capture_output = true;  // the calibration run's output is never shown
-  RunJob job;
-  job.config = run_config_for(calibration);
+  options.fork_server = fork_server;
+  options.say_refusal = false;  // the seeds' pool says it (worker_pool.h)
   ClassifyContext context;  // raw frames: only the step count matters here
   context.timeout_seconds = timeout_seconds;
-  return run_single<CalibrationRun>(target, options, std::move(job), [&](const FinishedRun& run) {
-    CalibrationRun calibrated;
-    const RunResult result = collect_result(run, calibration, context, target_name);
-    calibrated.profile.steps = result.steps;
-    calibrated.reached_limit = result.kind == OutcomeKind::Hang || result.kind == OutcomeKind::Unfinished;
-    calibrated.progressing = result.kind == OutcomeKind::Unfinished;
-    const RunRecord& record = run.region.record();
-    calibrated.profile.instrumented = record.instrumented != 0;
-    const std::uint32_t threads = std::min<std::uint32_t>(record.threads_created, kRecordSurwThreads);
-    calibrated.profile.events.assign(record.thread_events, record.thread_events + threads);
-    return calibrated;
-  });
+  std::vector<CalibrationRun> runs(kCalibrationRuns);
+  WorkerPool pool(target, options);
+  pool.run(
+      kCalibrationRuns,
+      [&](std::uint64_t seed) {
+        RunJob job;
+        job.config = run_config_for(calibration_spec(spec, seed));
+        return job;
+      },
+      [&](const FinishedRun& run) {
+        CalibrationRun& calibrated = runs[run.index];
+        const RunResult result = collect_result(run, calibration_spec(spec, run.index), context, target_name);
+        calibrated.profile.steps = result.steps;
+        calibrated.reached_limit = result.kind == OutcomeKind::Hang || result.kind == OutcomeKind::Unfinished;
+        calibrated.progressing = result.kind == OutcomeKind::Unfinished;
+        const RunRecord& record = run.region.record();
+        calibrated.profile.instrumented = record.instrumented != 0;
+        const std::uint32_t threads = std::min<std::uint32_t>(record.threads_created, kRecordSurwThreads);
+        calibrated.profile.events.assign(record.thread_events, record.thread_events + threads);
+        return true;
+      });
+  return runs;
 }
 
 }  // namespace
 
 std::uint64_t calibrate_pct_steps(const LaunchTarget& target, const RunSpec& spec, double timeout_seconds,
-                                  const std::string& target_name, std::optional<CalibrationLimit>* limit) {
-  return calibrate_profile(target, spec, timeout_seconds, target_name, limit).steps;
+                                  const std::string& target_name, std::optional<CalibrationLimit>* limit,
+                                  bool fork_server) {
+  return calibrate_profile(target, spec, timeout_seconds, target_name, limit, fork_server).steps;
 }
 
 std::string calibration_limit_note(const CalibrationLimit& limit, std::uint64_t max_steps) {
@@ -73,11 +90,13 @@ std::string calibration_limit_note(const CalibrationLimit& limit, std::uint64_t 
 }
 
 RunProfile calibrate_profile(const LaunchTarget& target, const RunSpec& spec, double timeout_seconds,
-                             const std::string& target_name, std::optional<CalibrationLimit>* limit) {
+                             const std::string& target_name, std::optional<CalibrationLimit>* limit,
+                             bool fork_server) {
   RunProfile profile;
   profile.steps = kMinPctSteps;
+  const std::vector<CalibrationRun> runs = calibration_runs(target, spec, timeout_seconds, target_name, fork_server);
   for (std::uint64_t seed = 0; seed < kCalibrationRuns; ++seed) {
-    const CalibrationRun run = calibration_run(target, spec, seed, timeout_seconds, target_name);
+    const CalibrationRun& run = runs[seed];
     // A run past the limit also took the probe window's steps (shim/step_limit.h); k is the limit.
     profile.steps = std::max(profile.steps, std::min(run.profile.steps, spec.max_steps));
     if (run.reached_limit && limit && !*limit) *limit = CalibrationLimit{seed, run.progressing};

@@ -25,10 +25,11 @@ struct CalibrationLimit {
 
 // Runs the calibration runs for `spec` and returns k (at most max_steps). Throws
 // DriverError(CannotRun) if the target cannot run under the shim. `limit`, when given, is set if
-// a calibration run reached --max-steps.
+// a calibration run reached --max-steps. With `fork_server` (a seeds run without
+// --no-fork-server) the runs are served by a fork server (docs/fork-server.md), otherwise exec'd.
 std::uint64_t calibrate_pct_steps(const LaunchTarget& target, const RunSpec& spec, double timeout_seconds,
                                   const std::string& target_name,
-                                  std::optional<CalibrationLimit>* limit = nullptr);
+                                  std::optional<CalibrationLimit>* limit = nullptr, bool fork_server = false);
 // The one-line note for a calibration that reached the limit (docs/cli.md, "PCT calibration").
 std::string calibration_limit_note(const CalibrationLimit& limit, std::uint64_t max_steps);
 
@@ -42,6 +43,7 @@ struct RunProfile {
   friend bool operator==(const RunProfile&, const RunProfile&) = default;
 };
 RunProfile calibrate_profile(const LaunchTarget& target, const RunSpec& spec, double timeout_seconds,
-                             const std::string& target_name, std::optional<CalibrationLimit>* limit = nullptr);
+                             const std::string& target_name, std::optional<CalibrationLimit>* limit = nullptr,
+                             bool fork_server = false);
 
 }  // namespace ctrlsched::driver

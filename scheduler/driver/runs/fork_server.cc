@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,6 +23,8 @@ namespace ctrlsched::driver {
 namespace {
 
 constexpr int kStopCheckMs = 50;
+// How long a server may take to exit by itself once its socket is closed (see ~ForkServer).
+constexpr int kServerExitGraceMs = 200;
 
 [[noreturn]] void server_gone(const std::string& what) {
   throw DriverError(ExitCode::Internal, "the fork server " + what + " (run with --no-fork-server to avoid it)");
@@ -110,7 +113,20 @@ ForkServer::ForkServer(ForkServer&& other) noexcept : pid_(other.pid_), socket_(
 }
 
 ForkServer::~ForkServer() {
-  if (socket_ >= 0) ::close(socket_);  // the server reads end of file and exits
+  if (socket_ >= 0) ::close(socket_);
+  // The server keeps the next run's process forked and waiting for a request. At end of file
+  // that child exits, the server reaps it and exits too: let it, briefly, so that the child is
+  // not orphaned (killed by its death signal, it would wait for init to reap it). A server busy
+  // with a run, or stuck, is killed after the grace time as before.
+  if (pid_ > 0 && socket_ >= 0) {
+    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
+    if (pidfd >= 0) {
+      pollfd fd{pidfd, POLLIN, 0};
+      while (::poll(&fd, 1, kServerExitGraceMs) < 0 && errno == EINTR) {
+      }
+      ::close(pidfd);
+    }
+  }
   stop_process(pid_);
 }
 

@@ -31,15 +31,16 @@ constexpr std::array<Slot, kPortfolioCycle> kRotation{{
 }  // namespace
 
 Portfolio calibrate_portfolio(const LaunchTarget& target, const RunSpec& base, double timeout_seconds,
-                              const std::string& target_name, std::optional<CalibrationLimit>* limit) {
+                              const std::string& target_name, std::optional<CalibrationLimit>* limit,
+                              bool fork_server) {
   Portfolio portfolio;
   portfolio.base = base;
   portfolio.base.strategy = StrategyKind::Portfolio;
-  portfolio.profile = calibrate_profile(target, base, timeout_seconds, target_name, limit);
+  portfolio.profile = calibrate_profile(target, base, timeout_seconds, target_name, limit, fork_server);
   if (portfolio.profile.instrumented && base.points == PointsMode::Auto) {
     RunSpec sync = base;
     sync.points = PointsMode::Sync;
-    portfolio.sync = calibrate_profile(target, sync, timeout_seconds, target_name);
+    portfolio.sync = calibrate_profile(target, sync, timeout_seconds, target_name, nullptr, fork_server);
   }
   return portfolio;
 }

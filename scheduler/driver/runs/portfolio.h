@@ -26,9 +26,11 @@ struct Portfolio {
 inline constexpr std::uint64_t kPortfolioCycle = 16;
 
 // The calibration runs of `base` (and, for an instrumented binary with points auto, of the same
-// with sync points). Throws like calibrate_pct_steps; `limit` as there (the runs with base.points).
+// with sync points). Throws like calibrate_pct_steps; `limit` and `fork_server` as there (the
+// limit of the runs with base.points).
 Portfolio calibrate_portfolio(const LaunchTarget& target, const RunSpec& base, double timeout_seconds,
-                              const std::string& target_name, std::optional<CalibrationLimit>* limit = nullptr);
+                              const std::string& target_name, std::optional<CalibrationLimit>* limit = nullptr,
+                              bool fork_server = false);
 
 // The concrete spec of `seed` (pure: the rotation only).
 RunSpec portfolio_spec(const Portfolio& portfolio, std::uint64_t seed);

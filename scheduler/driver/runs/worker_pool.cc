@@ -25,6 +25,13 @@ constexpr int kTickMs = 100;
 // How long kill_all() waits for a fork server to report the end of a run it just killed.
 constexpr std::chrono::milliseconds kServedReapLimit{2000};
 
+// A server refused (the program cannot be served): every later run of this ctrlsched process,
+// in any pool (the calibration runs' and the seeds'), is exec'd. The note says why, once, from
+// the first pool that may say it (PoolOptions::say_refusal).
+bool g_fork_server_refused = false;
+std::string g_refusal_reason;
+bool g_refusal_said = false;
+
 int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
 
 [[noreturn]] void pool_internal(const std::string& what) {
@@ -44,29 +51,41 @@ WorkerPool::WorkerPool(LaunchTarget target, PoolOptions options)
 }
 
 bool WorkerPool::serve(Slot& slot, const RunJob& job) {
-  if (!options_.fork_server || fork_server_off_ || !slot.capture || job.trace_fd >= 0) return false;
+  if (!options_.fork_server || !slot.capture || job.trace_fd >= 0) return false;
   // A served child inherits the server's working directory; a private one per run needs exec.
   if (target_.private_cwd) return false;
   if (slot.server) return true;
-  std::string why_not;
-  if (std::optional<ForkServer> started = ForkServer::start(target_, slot.cpu, options_.timeout, &why_not)) {
-    slot.server.emplace(std::move(*started));
-    register_child(slot.server->pid());  // a second Ctrl-C kills it from the signal handler
-    return true;
+  if (!g_fork_server_refused) {
+    if (std::optional<ForkServer> started = ForkServer::start(target_, slot.cpu, options_.timeout, &g_refusal_reason)) {
+      slot.server.emplace(std::move(*started));
+      register_child(slot.server->pid());  // a second Ctrl-C kills it from the signal handler
+      return true;
+    }
+    g_fork_server_refused = true;
   }
-  fork_server_off_ = true;
-  static bool said = false;  // once per ctrlsched process
-  if (!said) {
-    said = true;
+  if (options_.say_refusal && !g_refusal_said) {
+    g_refusal_said = true;
     std::fprintf(stderr, "ctrlsched: note: no fork server for this program: %s; each seed runs in a fresh exec\n",
-                 why_not.c_str());
+                 g_refusal_reason.c_str());
   }
   return false;
 }
 
-void WorkerPool::launch(Slot& slot, std::uint64_t index, RunJob job) {
-  slot.region.emplace();
+void WorkerPool::launch(Slot& slot, std::uint64_t index, RunJob job, bool more) {
+  if (slot.spare) {
+    slot.region.emplace(std::move(*slot.spare));
+    slot.spare.reset();
+  } else {
+    slot.region.emplace();
+  }
   slot.region->prepare(job.config, job.input_log);
+  start(slot, index, std::move(job));
+  // The run is under way: now the work that would otherwise delay the next one.
+  slot.done.reset();
+  if (more) slot.spare.emplace();
+}
+
+void WorkerPool::start(Slot& slot, std::uint64_t index, RunJob job) {
   if (slot.capture) slot.capture->reset();
   slot.served = serve(slot, job);
   if (slot.served) {
@@ -174,7 +193,7 @@ void WorkerPool::run(std::uint64_t count, const std::function<RunJob(std::uint64
       for (Slot& slot : slots_) {
         if (stopping || next >= count) break;
         if (slot.pid < 0) {
-          launch(slot, next, make_job(next));
+          launch(slot, next, make_job(next), next + 1 < count);
           ++next;
         }
       }
@@ -210,6 +229,7 @@ void WorkerPool::run(std::uint64_t count, const std::function<RunJob(std::uint64
           const FinishedRun finished{slot.index, *slot.region, exit,
                                      slot.capture ? &*slot.capture : nullptr};
           const bool go_on = on_done(finished);
+          slot.done.emplace(std::move(*slot.region));  // released once the next run is under way
           slot.region.reset();
           slot.cwd.reset();
           if (!go_on) {

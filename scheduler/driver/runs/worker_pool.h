@@ -47,6 +47,10 @@ struct PoolOptions {
   // Only with capture_output, never for a job with a trace_fd; falls back to exec (and says why
   // once on stderr) when the program cannot be served.
   bool fork_server = false;
+  // Whether this pool says so when the program cannot be served. The calibration runs' pool does
+  // not: a program that cannot run at all fails there with its one error line, and for one that
+  // only cannot be served, the seeds' pool says it (the refusal holds for the whole command).
+  bool say_refusal = true;
 };
 
 class WorkerPool {
@@ -65,6 +69,11 @@ class WorkerPool {
   struct Slot {
     std::optional<CaptureFile> capture;
     std::optional<RunRecordRegion> region;
+    // Made and released while a run is in flight, not between two runs: the next run's fresh
+    // region (memfd, size, mapping) and the finished run's, whose pages are freed after the next
+    // run has started. At -j 1 the runs are one chain, and every step off it is a step saved.
+    std::optional<RunRecordRegion> spare;
+    std::optional<RunRecordRegion> done;
     std::optional<PrivateDirectory> cwd;  // --private-cwd: this run's working directory
     pid_t pid = -1;
     int pidfd = -1;
@@ -76,7 +85,9 @@ class WorkerPool {
     bool served = false;               // the current run is a fork server's child
   };
   bool serve(Slot& slot, const RunJob& job);  // whether this run goes to the slot's fork server
-  void launch(Slot& slot, std::uint64_t index, RunJob job);
+  // `more`: another run may follow on this slot, so a spare region is made while this one runs.
+  void launch(Slot& slot, std::uint64_t index, RunJob job, bool more);
+  void start(Slot& slot, std::uint64_t index, RunJob job);  // the process of a prepared run
   int reap(Slot& slot);  // kills the rest of its process group, returns the wait status
   void kill_all();       // kills and reaps every run in flight, within a bounded time
   void stop_server(Slot& slot);
@@ -85,7 +96,6 @@ class WorkerPool {
   LaunchTarget target_;
   PoolOptions options_;
   std::vector<Slot> slots_;
-  bool fork_server_off_ = false;  // a server refused: exec every run from now on
 };
 
 // Runs one job on a pool of one slot and returns what finish() makes of it.
