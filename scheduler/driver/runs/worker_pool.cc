@@ -2,6 +2,7 @@
 #include "runs/worker_pool.h"
 
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -43,10 +44,16 @@ int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pi
 WorkerPool::WorkerPool(LaunchTarget target, PoolOptions options)
     : target_(std::move(target)), options_(std::move(options)) {
   const std::vector<int> cpus = allowed_cpus();
+  // Slot i runs on the i-th allowed CPU counted from the one this driver runs on: the kernel put
+  // it on a CPU with room, so two ctrlsched commands at once (ctest -j2, a CI matrix) do not both
+  // pin their runs to the first CPU while the other idles. Which CPU runs a test changes no
+  // result (time is virtual), only how fast.
+  const auto here = std::find(cpus.begin(), cpus.end(), ::sched_getcpu());
+  const std::size_t first = here == cpus.end() ? 0 : static_cast<std::size_t>(here - cpus.begin());
   slots_.resize(std::max(1u, options_.jobs));
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     if (options_.capture_output) slots_[i].capture.emplace();
-    if (!cpus.empty()) slots_[i].cpu = cpus[i % cpus.size()];
+    if (!cpus.empty()) slots_[i].cpu = cpus[(first + i) % cpus.size()];
   }
 }
 
