@@ -440,8 +440,13 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   // Symptoms (symptoms.h) go after every other pattern and are never confirmed.
   std::set<std::uint64_t> passing = passing_sites(falcon_all);
   passing.insert(data.passing_sites().begin(), data.passing_sites().end());
+  // A statement ran in a passing run when any of its sites did: the ranking names statements, a
+  // directive the pcs of one example (symptoms.h).
   for (const auto& [site, statement] : statement_of) {
     if (passing.contains(site)) passing.insert(statement);
+  }
+  for (const auto& [site, statement] : statement_of) {
+    if (passing.contains(statement)) passing.insert(site);
   }
   const bool any_passing = data.any_passing();
   const std::vector<bool> falcon_symptom = demote_symptoms(falcon, passing, any_passing, sync_first);
