@@ -123,6 +123,14 @@ std::vector<Finding> procedure_two(const RunPairs& failed, const std::vector<Run
     // run shows that tail (or a later iteration of it) executing, it is not this scenario.
     const Side tail = reversed(missing).tail;
     if (ranges::any_of(executed, [&](const Side& s) { return tail_instance_ran(s, tail, level); })) return;
+    // The pairs show only the accesses that formed one; the run's executed accesses show the
+    // rest. At pc level a site is the whole side, so a tail that ran without forming a pair (a
+    // write to the other generation of a table that no reader saw) ran all the same. At tid and
+    // loop level the executed list cannot say which thread or iteration ran it.
+    if (level == Level::Pc && failed.executed && !tail.sync &&
+        std::binary_search(failed.executed->begin(), failed.executed->end(), std::make_pair(tail.site, tail.write))) {
+      return;
+    }
     // ... and the failing access, the culprit's head, did run: a run that ended elsewhere (an
     // assertion in another thread) lacks every pair after its end, which is no reversed order.
     const Side head = reversed(missing).head;

@@ -214,6 +214,33 @@ TEST_CASE("Procedure III: coupled pairs seen apart in passing runs (Table 1, ID-
   CHECK(procedure_three(failed, {t1_first, t2_first, together}, Level::Pc).empty());
 }
 
+TEST_CASE("Procedure II: a culprit whose tail ran without forming a pair is no reversed order", "[locon]") {
+  // A table grows: T1 fills the new array (37: z), doubles the capacity (38: x) and publishes the
+  // array (39: y); a lock-free reader T2 reads the capacity (28), the array (29) and a slot of it
+  // (30). It fails reading the new capacity with the old array: W38x → R28x and R29y → W39y.
+  constexpr std::uint64_t kOldSlot = 0x5000, kNewSlot = 0x6000;
+  const RunPairs writer_first = run({W(kT1, 37, kNewSlot), W(kT1, 38, kX), W(kT1, 39, kY), R(kT2, 28, kX),
+                                     R(kT2, 29, kY), R(kT2, 30, kNewSlot)});
+  const RunPairs reader_first = run({R(kT2, 28, kX), R(kT2, 29, kY), R(kT2, 30, kOldSlot), W(kT1, 37, kNewSlot),
+                                     W(kT1, 38, kX), W(kT1, 39, kY)});
+  RunPairs failed = run({W(kT1, 37, kNewSlot), W(kT1, 38, kX), R(kT2, 28, kX), R(kT2, 29, kY), R(kT2, 30, kOldSlot),
+                         W(kT1, 39, kY)});
+  const std::vector<RunPairs> passing{writer_first, reader_first};
+  // W37 → R30 is missing from the failed run (the reader looked in the old array), and its
+  // pairs alone cannot show that W37 ran: without the executed accesses, "R30 → W37" stands.
+  REQUIRE(procedure_two(failed, passing, Level::Pc).size() == 1);
+  CHECK(procedure_two(failed, passing, Level::Pc).front().pairs.front() == PairKey{side(30, false), side(37, true)});
+  // It did run: no order of the failed run put R30 before it.
+  failed.executed = std::vector<std::pair<std::uint64_t, bool>>{{28, false}, {29, false}, {30, false},
+                                                               {37, true},  {38, true},  {39, true}};
+  CHECK(procedure_two(failed, passing, Level::Pc).empty());
+  const std::vector<Finding> findings = localize(failed, passing);
+  REQUIRE(findings.size() == 1);
+  CHECK(findings.front().procedure == Procedure::III);
+  CHECK(findings.front().pairs ==
+        std::vector{PairKey{side(38, true), side(28, false)}, PairKey{side(29, false), side(39, true)}});
+}
+
 TEST_CASE("levels project threads and iterations away", "[locon]") {
   const PairKey k{side(1, true, 3, 7), side(2, false, 4, 9)};
   CHECK(at_level(k, Level::Loop) == k);
