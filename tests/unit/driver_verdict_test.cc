@@ -124,6 +124,38 @@ TEST_CASE("reference binding: a loop's failing iteration is the last occurrence"
   CHECK(bound->steps[1].occurrence == 4);  // T1's fourth write
 }
 
+TEST_CASE("reference binding: the occurrence whose steps saw each other, not the latest", "[verdict]") {
+  // W1 → R2: T1 adds to a phase total (kWrite); T2, the serial thread, reads it (kRead) and
+  // resets it (kReset). Failing: T1's second-phase add lands before T2's first-phase read. The
+  // latest occurrence of W1 → R2 is T1's second add and T2's second read, with T2's reset and
+  // its own add between them: an order every passing run has. The one that failed is T1's
+  // second add and T2's first read, back to back.
+  constexpr std::uint64_t kReset = 0x30;
+  ForceDirective d{};
+  d.kind = static_cast<std::uint32_t>(ForceKind::Order);
+  d.count = 2;
+  d.steps[0] = ForceStep{kWrite, static_cast<std::uint8_t>(ForceAccess::Write), 0, 0, 0};
+  d.steps[1] = ForceStep{kRead, static_cast<std::uint8_t>(ForceAccess::Read), 1, 0, 0};
+  localize::Trace t;
+  t.events = {access(1, EventKind::Write, kWrite, kX), access(2, EventKind::Write, kWrite, kX),
+              access(1, EventKind::Write, kWrite, kX),  // T1's next-phase add, too early
+              access(2, EventKind::Read, kRead, kX),   access(2, EventKind::Write, kReset, kX),
+              access(2, EventKind::Write, kWrite, kX), access(2, EventKind::Read, kRead, kX),
+              access(2, EventKind::Write, kReset, kX)};
+  const auto o = last_occurrence(d, t);
+  REQUIRE(o.has_value());
+  CHECK(o->events == std::vector<std::size_t>{2, 3});
+  const auto bound = bind_to_occurrence(d, t, *o, true);
+  REQUIRE(bound.has_value());
+  CHECK(binding_text(*bound) == "role 1 = T1 (its 2nd access at step 1), role 2 = T2 (its 1st access at step 2)");
+  // With a write between every occurrence's steps, the latest occurrence as before.
+  t.events = {access(1, EventKind::Write, kWrite, kX), access(2, EventKind::Write, kReset, kX),
+              access(2, EventKind::Read, kRead, kX)};
+  const auto fallback = last_occurrence(d, t);
+  REQUIRE(fallback.has_value());
+  CHECK(fallback->events == std::vector<std::size_t>{0, 2});
+}
+
 TEST_CASE("reference binding: no occurrence when roles cannot be told apart", "[verdict]") {
   localize::Trace t;
   t.events = {access(1, EventKind::Read, kRead, kX), access(1, EventKind::Write, kWrite, kX),

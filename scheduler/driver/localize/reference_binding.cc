@@ -28,14 +28,15 @@ bool event_fits_step(const TraceEvent& e, const ForceStep& s) {
 
 class Search {
  public:
-  Search(const ForceDirective& d, const localize::Trace& t) : d_(d), t_(t) {}
+  // `adjacent`: consecutive steps on one location must have no write to it between them.
+  Search(const ForceDirective& d, const localize::Trace& t, bool adjacent) : d_(d), t_(t), adjacent_(adjacent) {}
 
   // Matches steps [0, step] with step `step` at an event before `before`, latest first.
   bool match(std::uint32_t step, std::size_t before) {
     for (std::size_t i = before; i-- > 0;) {
       if (++work_ > kSearchBudget) return false;
       const TraceEvent& e = t_.events[i];
-      if (!event_fits_step(e, d_.steps[step]) || !consistent(step, e)) continue;
+      if (!event_fits_step(e, d_.steps[step]) || !consistent(step, i)) continue;
       chosen_[step] = i;
       if (step == 0 || match(step - 1, i)) return true;
       if (work_ > kSearchBudget) return false;
@@ -47,18 +48,28 @@ class Search {
 
  private:
   // Role and location constraints against the steps after `step` (already chosen).
-  bool consistent(std::uint32_t step, const TraceEvent& e) const {
+  bool consistent(std::uint32_t step, std::size_t at) {
+    const TraceEvent& e = t_.events[at];
     for (std::uint32_t j = step + 1; j < d_.count; ++j) {
       const TraceEvent& other = t_.events[chosen_[j]];
       const bool same_role = d_.steps[j].role == d_.steps[step].role;
       if (same_role != (other.thread == e.thread)) return false;
       if (d_.steps[j].location == d_.steps[step].location && other.address != e.address) return false;
     }
+    const std::uint32_t next = step + 1;
+    if (adjacent_ && next < d_.count && d_.steps[next].location == d_.steps[step].location) {
+      for (std::size_t k = at + 1; k < chosen_[next]; ++k) {
+        if (++work_ > kSearchBudget) return false;
+        const TraceEvent& between = t_.events[k];
+        if (between.address == e.address && is_access(kind_of(between)) && writes(kind_of(between))) return false;
+      }
+    }
     return true;
   }
 
   const ForceDirective& d_;
   const localize::Trace& t_;
+  const bool adjacent_;
   std::size_t work_ = 0;
 };
 
@@ -76,8 +87,15 @@ std::string ordinal(std::uint32_t n) {
 
 std::optional<ReferenceOccurrence> last_occurrence(const ForceDirective& d, const localize::Trace& trace) {
   if (static_cast<ForceKind>(d.kind) != ForceKind::Order || d.count == 0 || d.count > kMaxForceSteps) return std::nullopt;
-  Search search(d, trace);
-  if (!search.match(d.count - 1, trace.events.size())) return std::nullopt;
+  // An occurrence whose steps follow each other on their location is one where each step saw
+  // (or overwrote) the previous one: barrier_phase's next-phase add read by the serial thread's
+  // total, not the next phase's own total read after the reset. Without one, any occurrence.
+  Search adjacent(d, trace, true);
+  Search any(d, trace, false);
+  Search* found = adjacent.match(d.count - 1, trace.events.size()) ? &adjacent : nullptr;
+  if (!found && any.match(d.count - 1, trace.events.size())) found = &any;
+  if (!found) return std::nullopt;
+  const Search& search = *found;
   ReferenceOccurrence o;
   for (std::uint32_t i = 0; i < d.count; ++i) {
     o.events.push_back(search.chosen_[i]);
