@@ -53,3 +53,19 @@ TEST_CASE("forced runs: why completed runs cannot confirm", "[verdict]") {
   CHECK(decide_verdict({20, 20, 0.91, false}).verdict == Verdict::Inconclusive);
   CHECK(decide_verdict({49, 49, 0.91, false}).verdict == Verdict::Confirmed);
 }
+
+TEST_CASE("forced runs: more seeds while too few completed to beat the baseline", "[verdict]") {
+  // barrier_phase: baseline 81.8% needs 23 completed runs; 10 of 23 completed. At that rate,
+  // 13 more completions take 30 more runs ((23 - 10) * 23 / 10 = 29.9, rounded up).
+  REQUIRE(least_confirming_runs(0.818) == 23u);
+  CHECK(top_up_runs(23, 10, 0.818) == 30);
+  // Enough completed already, or a low baseline that 7 completed runs can beat: nothing more.
+  CHECK(top_up_runs(23, 23, 0.818) == 0);
+  CHECK(top_up_runs(20, 7, 0.3) == 0);
+  // Unrealized orders are not chased: the binding could not make them happen.
+  CHECK(top_up_runs(23, 6, 0.818) == 0);
+  // Never past kMaxForcedRuns runs in all, and nothing when no number up to it could confirm.
+  CHECK(top_up_runs(49, 7, 0.91) == kMaxForcedRuns - 49);
+  CHECK(top_up_runs(kMaxForcedRuns, 40, 0.91) == 0);
+  CHECK(top_up_runs(20, 10, 0.97) == 0);
+}

@@ -37,6 +37,15 @@ std::uint64_t forced_runs_for_baseline(std::uint64_t requested, double baseline)
   return least ? std::max(requested, *least) : requested;
 }
 
+std::uint64_t top_up_runs(std::uint64_t forced, std::uint64_t completed, double baseline) {
+  if (completed < kMinCompletedRuns || completed > forced || forced >= kMaxForcedRuns) return 0;
+  const std::optional<std::uint64_t> least = least_confirming_runs(baseline);
+  if (!least || completed >= *least) return 0;
+  // At the completion rate so far, rounded up: (least - completed) * forced / completed.
+  const std::uint64_t more = ((*least - completed) * forced + completed - 1) / completed;
+  return std::min(more, kMaxForcedRuns - forced);
+}
+
 std::string confirmation_power_limit(std::uint64_t completed, double baseline) {
   if (completed < kMinCompletedRuns || could_confirm(completed, baseline)) return "";
   const std::optional<std::uint64_t> least = least_confirming_runs(baseline);

@@ -31,6 +31,14 @@ std::optional<std::uint64_t> least_confirming_runs(double baseline);
 // verdict: asked on purpose); else the least n that could.
 std::uint64_t forced_runs_for_baseline(std::uint64_t requested, double baseline);
 
+// How many more runs to force, over the next seeds and with the same binding, after `forced`
+// runs of which `completed` completed the order: while the order was realized (completed >=
+// kMinCompletedRuns) but too few runs completed to confirm against `baseline` even if all of
+// them failed, enough to reach the least confirming number at the completion rate seen so far,
+// with no attempt going past kMaxForcedRuns runs in all; else 0. Depends on the completions
+// only, never on how many failed, so the binomial test on the completed runs keeps its level.
+std::uint64_t top_up_runs(std::uint64_t forced, std::uint64_t completed, double baseline);
+
 // Why `completed` runs cannot confirm against `baseline` even if every one failed, or "" when
 // they could (or when completed < kMinCompletedRuns: then the order is unrealized):
 //   "baseline 97.0%: no number of forced runs up to 100 can confirm"
