@@ -232,16 +232,16 @@ ProgramResult evaluate_program(const CorpusSettings& s, const Truth& truth, cons
     if (!findings.empty()) {
       const json& finding = findings[0];
       std::string pairs;
-      bool first = true;
+      std::vector<std::vector<ReportedSide>> finding_pairs;
       for (const json& pair : finding.value("pairs", json::array())) {
         const std::vector<ReportedSide> sides = {
             locon_side(pair["head"].value("kind", ""), 1, pair["head"].value("site", "")),
             locon_side(pair["tail"].value("kind", ""), 2, pair["tail"].value("site", ""))};
         const bool pair_true = truth.is_true(program.name, sides, "");
-        if (first) r.locon_true = pair_true;
-        first = false;
+        finding_pairs.push_back(sides);
         pairs += (pairs.empty() ? "" : ", ") + sides_text(sides) + (pair_true ? " (true)" : "");
       }
+      r.locon_true = truth.is_true_finding(program.name, finding_pairs);
       r.locon_text = "procedure " + finding.value("procedure", "?") + ", " + finding.value("level", "?") + " level: `" + pairs + "`";
       add_forced(r, "Locon #1", pairs, r.locon_true, finding, "confirmation");
     }

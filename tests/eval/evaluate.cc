@@ -205,17 +205,17 @@ void evaluate(const Settings& s, const ctrlsched::eval::Truth& truth, const std:
       const json& finding = locon["findings"][0];
       Candidate c;
       c.source = "Locon #1";
+      std::vector<std::vector<ReportedSide>> finding_pairs;
       for (const json& pair : finding["pairs"]) {
         std::vector<ReportedSide> sides = {ctrlsched::eval::locon_side(pair["head"].value("kind", ""), 1, pair["head"].value("site", "")),
                                            ctrlsched::eval::locon_side(pair["tail"].value("kind", ""), 2, pair["tail"].value("site", ""))};
         const bool pair_true = truth.is_true(example, sides, "");
-        if (c.sides.empty()) {
-          c.sides = sides;
-          c.is_true = pair_true;
-        }
+        if (c.sides.empty()) c.sides = sides;
+        finding_pairs.push_back(sides);
         if (!c.text.empty()) c.text += ", partner ";
         c.text += short_text("", sides) + (pair_true ? " (true)" : " (not true)");
       }
+      c.is_true = truth.is_true_finding(example, finding_pairs);
       if (finding.contains("confirmation") && finding["confirmation"].is_object()) c.confirmation = finding["confirmation"];
       std::cout << "procedure " << finding.value("procedure", "") << ", " << finding.value("level", "")
                 << " level: `" << c.text << "` — " << (c.is_true ? "**true**" : "not true") << " |\n";

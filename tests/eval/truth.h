@@ -301,6 +301,38 @@ class Truth {
     return false;
   }
 
+  // A Locon finding of several pairs (procedure III's coupled pairs, procedure II's culprit and
+  // its partner) is one statement, judged whole, not by its first pair: true when one of its
+  // pairs is true (by is_true) and each other pair is true as well or lies on that pair's cause
+  // lines, the extension above applied per pair (log_queue_cv's "both waiters woken at line 24,
+  // coupled with W@26 → R@25": the check, the other's pop, the failing read). Strict: every pair
+  // true by the strict rule, so a true pair cannot carry a wrong partner.
+  bool is_true_finding(const std::string& example, const std::vector<std::vector<ReportedSide>>& pairs) const {
+    if (pairs.empty()) return false;
+    if (strict_only_) {
+      for (const std::vector<ReportedSide>& pair : pairs) {
+        if (!is_true_strict(example, pair, "")) return false;
+      }
+      return true;
+    }
+    for (const std::vector<ReportedSide>& pair : pairs) {
+      for (const TruthPattern& pattern : patterns(example)) {
+        if (!is_true_for(example, pattern, pair, "")) continue;
+        std::set<int> cause_lines;
+        for (const TruthSide& side : pattern.sides) cause_lines.insert(side.line);
+        bool others_fit = true;
+        for (const std::vector<ReportedSide>& other : pairs) {
+          if (&other == &pair || is_true(example, other, "")) continue;
+          for (const ReportedSide& side : other) {
+            others_fit = others_fit && side.file.rfind(example + ".", 0) == 0 && cause_lines.contains(side.line);
+          }
+        }
+        if (others_fit) return true;
+      }
+    }
+    return false;
+  }
+
   // The rule without the extension above (a report's sides must be a run of a cause).
   bool is_true_strict(const std::string& example, const std::vector<ReportedSide>& sides, const std::string& location) const {
     for (const TruthPattern& pattern : patterns(example)) {

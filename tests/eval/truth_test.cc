@@ -264,3 +264,28 @@ TEST_CASE("a global in a namespace is the header's unqualified name") {
   CHECK(counter.is_true("stripe", sides, "stats::g_buckets"));
   CHECK_FALSE(counter.is_true("stripe", sides, "(anonymous namespace)::g_other"));
 }
+
+TEST_CASE("truth: a Locon finding of several pairs is judged whole", "[truth]") {
+  const Truth truth = program("log_queue_cv", "// ctrlsched-truth: class=condvar_check fails=assertion\n"
+                                              "// ctrlsched-truth: cause g_queue R1@24 W2@26 R1@25\n");
+  const std::string f = "log_queue_cv.cpp";
+  const std::vector<ReportedSide> woken = {side("woken", 1, f, 24), side("woken", 2, f, 24)};
+  const std::vector<ReportedSide> pop_then_read = {side("W", 1, f, 26), side("R", 2, f, 25)};
+  const std::vector<ReportedSide> elsewhere = {side("W", 1, f, 18), side("R", 2, f, 25)};
+  CHECK_FALSE(truth.is_true("log_queue_cv", woken, ""));
+  CHECK(truth.is_true("log_queue_cv", pop_then_read, ""));
+  // The true pair with a partner on the cause's own lines (both waiters woken at the check).
+  CHECK(truth.is_true_finding("log_queue_cv", {woken, pop_then_read}));
+  CHECK(truth.is_true_finding("log_queue_cv", {pop_then_read, woken}));
+  // A true pair does not carry a partner elsewhere, in either position.
+  CHECK_FALSE(truth.is_true_finding("log_queue_cv", {pop_then_read, elsewhere}));
+  CHECK_FALSE(truth.is_true_finding("log_queue_cv", {elsewhere, pop_then_read}));
+  CHECK_FALSE(truth.is_true_finding("log_queue_cv", {woken}));
+  CHECK(truth.is_true_finding("log_queue_cv", {pop_then_read}));
+  CHECK_FALSE(truth.is_true_finding("log_queue_cv", {}));
+  // Strict: every pair true.
+  Truth strict = truth;
+  strict.set_strict_only(true);
+  CHECK_FALSE(strict.is_true_finding("log_queue_cv", {woken, pop_then_read}));
+  CHECK(strict.is_true_finding("log_queue_cv", {pop_then_read}));
+}
