@@ -148,6 +148,14 @@ TEST_CASE("reference binding: the occurrence whose steps saw each other, not the
   const auto bound = bind_to_occurrence(d, t, *o, true);
   REQUIRE(bound.has_value());
   CHECK(binding_text(*bound) == "role 1 = T1 (its 2nd access at step 1), role 2 = T2 (its 1st access at step 2)");
+  // Another thread's adjacent occurrence does not move the binding: main's initializing write
+  // read next by T1 is an order every run has; the latest occurrence (main's write, T2's read
+  // after T1's write) keeps its threads, and without an adjacent occurrence of them, itself.
+  t.events = {access(0, EventKind::Write, kWrite, kX), access(1, EventKind::Read, kRead, kX),
+              access(1, EventKind::Write, kReset, kX), access(2, EventKind::Read, kRead, kX)};
+  const auto main_first = last_occurrence(d, t);
+  REQUIRE(main_first.has_value());
+  CHECK(main_first->events == std::vector<std::size_t>{0, 3});
   // With a write between every occurrence's steps, the latest occurrence as before.
   t.events = {access(1, EventKind::Write, kWrite, kX), access(2, EventKind::Write, kReset, kX),
               access(2, EventKind::Read, kRead, kX)};

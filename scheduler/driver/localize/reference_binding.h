@@ -26,10 +26,11 @@ struct ReferenceOccurrence {
 
 // The occurrence of the directive's steps (Order only) whose last access is the latest in the
 // trace, and among those the one whose accesses are latest: steps in order, same role = same
-// thread, different roles = different threads, same location = same address. Occurrences in
-// which no write to the location comes between two consecutive steps on it are preferred (the
-// later step saw the earlier one); only without one is any occurrence taken. nullopt if the
-// trace has none (or the search budget ran out).
+// thread, different roles = different threads, same location = same address. With the threads
+// of that occurrence, an occurrence in which no write to the location comes between two
+// consecutive steps on it is preferred (the later step saw the earlier one), the latest such;
+// only without one the latest is kept. nullopt if the trace has none (or the search budget ran
+// out).
 std::optional<ReferenceOccurrence> last_occurrence(const ForceDirective& directive, const localize::Trace& trace);
 
 // The directive with roles bound to the occurrence's threads; with `occurrences`, each role's first
