@@ -190,7 +190,7 @@ ProgramResult evaluate_program(const CorpusSettings& s, const Truth& truth, cons
     }
     std::filesystem::remove(report_path);
     std::string command = shell_quoted(s.ctrlsched) + " --seeds " + std::to_string(s.seeds) + " --localize --no-save";
-    command += " --strategy " + (strategy.empty() ? std::string("pct") : strategy);
+    command += " --strategy " + (strategy.empty() ? s.strategy : strategy);
     if (!s.jobs.empty()) command += " -j " + s.jobs;
     command += " --json " + shell_quoted(report_path) + " " + shell_quoted(s.bin_dir + "/" + program.name + "_instrumented") +
                " > " + shell_quoted(dir + "/localize" + (strategy.empty() ? "" : "-" + strategy) + ".txt") + " 2>&1";

@@ -18,6 +18,9 @@ struct CorpusSettings {
   std::string jobs;          // passed to ctrlsched as -j when not empty
   std::string summary_json;  // also write the summary counts here (read by the e2e test)
   std::uint64_t seeds = 1000;
+  // The strategy of the seeds run: "pct" (the tables since the corpus began were measured with
+  // it) or "portfolio" (ctrlsched's default, what a user who passes no --strategy gets).
+  std::string strategy = "pct";
   // Judge the reports already in `work` (from an earlier run with the same seeds) instead of
   // running ctrlsched again: for a changed truth header, or a subset of an earlier run.
   bool reuse_reports = false;

@@ -12,6 +12,7 @@
 //                      --bin-dir build/tests/eval/corpus/bin --work DIR [--seeds 1000]
 //                      [--only a,b] [--jobs N] [--summary-json FILE] [--reuse-reports yes]
 //                      [--strict-truth yes]   (judge without truth.h's "report that says more")
+//                      [--strategy pct|portfolio]   (the seeds run's strategy; pct by default)
 //
 // Every run uses fixed seeds, so the tables are deterministic. "True" is defined in the header
 // of root_causes.txt (truth.h).
@@ -287,6 +288,7 @@ int main(int argc, char** argv) {
     else if (option == "--summary-json") corpus.summary_json = value;
     else if (option == "--reuse-reports") corpus.reuse_reports = value == "yes";
     else if (option == "--strict-truth") corpus.strict_truth = value == "yes";
+    else if (option == "--strategy" && (value == "pct" || value == "portfolio")) corpus.strategy = value;
     else {
       std::cerr << "ctrlsched_evaluate: unknown option " << option << "\n";
       return 2;

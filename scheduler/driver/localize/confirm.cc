@@ -200,6 +200,7 @@ std::string p_value_text(double p) {
 // decide for the order; the counts shown are those of the order that decided, else the first's.
 CounterfactualResult force_counterfactual(const LaunchTarget& target, DirectedBatch batch,
                                           const std::vector<ForceDirective>& attempts, std::size_t chosen,
+                                          const std::vector<std::string>& step_names,
                                           const FailureIdentity& original, const ConfirmRequest& request,
                                           const ConfirmationResult& forced, const ClassifyContext& context,
                                           const std::string& target_name) {
@@ -213,10 +214,11 @@ CounterfactualResult force_counterfactual(const LaunchTarget& target, DirectedBa
     CounterfactualResult r;
     std::vector<std::string> names;
     for (const std::uint32_t i : order) {
-      names.push_back(i < request.step_names.size() ? request.step_names[i] : "step " + std::to_string(i + 1));
+      names.push_back(i < step_names.size() ? step_names[i] : "step " + std::to_string(i + 1));
       r.order += (r.order.empty() ? "" : " → ") + names.back();
     }
     for (std::size_t a = chosen; a < attempts.size(); ++a) {
+      if (attempts[a].count != attempts[chosen].count) continue;  // the order in context: other steps
       const std::optional<ForceDirective> opposite = counterfactual_directive(attempts[a], order);
       if (!opposite) continue;
       batch.directive = *opposite;
@@ -291,6 +293,11 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
   // (the most faithful to the reference run), whose reason says where it stalled.
   std::vector<ForceDirective> attempts = {request.batch.directive};
   attempts.insert(attempts.end(), request.fallbacks.begin(), request.fallbacks.end());
+  std::vector<const std::vector<std::string>*> attempt_names(attempts.size(), &request.step_names);
+  if (request.in_context) {
+    attempts.push_back(request.in_context->directive);
+    attempt_names.push_back(&request.in_context->step_names);
+  }
   std::vector<DirectedRun> runs;
   ConfirmationResult c;
   std::vector<std::string> tried;
@@ -307,7 +314,9 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
       if (failed != attempt_runs.end()) original = failure_identity(failed->result);
     }
     ConfirmationResult attempt = tally_confirmation(attempt_runs, original, request.baseline_rate, &attempts[a],
-                                                    request.step_names, request.symptom || request.passing_only);
+                                                    *attempt_names[a], request.symptom || request.passing_only);
+    const bool in_context = request.in_context && a + 1 == attempts.size();
+    if (in_context) attempt.binding += "; " + request.in_context->note;
     tried.push_back(attempt.binding);
     total_runs += attempt.forced_runs;
     const bool realized = attempt.verdict != Verdict::Unrealized;
@@ -337,7 +346,7 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
     total_runs += more_runs.size();
     runs.insert(runs.end(), std::make_move_iterator(more_runs.begin()), std::make_move_iterator(more_runs.end()));
     const std::string binding = c.binding;
-    c = tally_confirmation(runs, chosen_original, request.baseline_rate, &attempts[chosen], request.step_names,
+    c = tally_confirmation(runs, chosen_original, request.baseline_rate, &attempts[chosen], *attempt_names[chosen],
                            request.symptom || request.passing_only);
     c.binding = binding;
   }
@@ -358,8 +367,8 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
   // Confirmed: the opposite order must fail less often. Refuted: the opposite order must not make
   // the failure rarer than the baseline, or the order is needed (counterfactual.h).
   if (request.counterfactual_control && (c.verdict == Verdict::Confirmed || c.verdict == Verdict::Refuted)) {
-    apply_counterfactual(c, force_counterfactual(target, batch, attempts, chosen, chosen_original, request, c,
-                                                 context, target_name));
+    apply_counterfactual(c, force_counterfactual(target, batch, attempts, chosen, *attempt_names[chosen],
+                                                 chosen_original, request, c, context, target_name));
   }
   if (!c.failing_seed || !request.save_dir) return c;
   const DirectedRun& first = runs[static_cast<std::size_t>(*c.failing_seed - batch.base.seed)];

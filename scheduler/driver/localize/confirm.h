@@ -78,6 +78,16 @@ struct ConfirmRequest {
   // Other bindings of the same pattern (reference_binding.h), tried in order, each over the same
   // seeds, while the order completed in fewer than kMinCompletedRuns runs.
   std::vector<ForceDirective> fallbacks;
+  // Tried last, and only when none of the bindings above realized the order: the order with the
+  // access its second thread made just before it in the reference run (reference_binding.h,
+  // with_partner_access_before). It has a step more, so its own step names; `note` says in the
+  // binding text what was added.
+  struct InContext {
+    ForceDirective directive{};
+    std::vector<std::string> step_names;
+    std::string note;
+  };
+  std::optional<InContext> in_context;
   bool symptom = false;                 // never `confirmed` (symptoms.h)
   std::string symptom_reason;           // why it is one
   // The exploration saw the order in passing runs and in none of its failing runs: forced runs

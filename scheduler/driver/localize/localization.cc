@@ -130,11 +130,7 @@ class Confirmer {
     suspect.passing_only_reason = passing_only_reason(directive);
     for (std::uint32_t i = 0; i < directive.count && i < kMaxForceSteps; ++i) {
       const ForceStep& step = directive.steps[i];
-      // "W a.c:30 f", "R a.c:26 f", or a sync step's operation: "lock a.c:20 f".
-      const std::string kind = step.access >= kForceSync ? std::string(sync_op_name(static_cast<SyncOp>(step.access - kForceSync))) + " "
-                               : step.access == static_cast<std::uint8_t>(ForceAccess::Write) ? "W "
-                                                                                               : "R ";
-      suspect.step_names.push_back(kind + (names_ != nullptr ? names_->site(step.site) : std::to_string(step.site)));
+      suspect.step_names.push_back(step_name(step));
       if (any_passing_ && step.site != 0 && !passing_sites_.contains(step.site) && !suspect.symptom) {
         suspect.symptom = true;
         suspect.symptom_reason = "symptom: step " + std::to_string(i + 1) + " (" + suspect.step_names.back() +
@@ -146,6 +142,14 @@ class Confirmer {
     }
     suspects_.push_back(suspect);
     return suspects_.size() - 1;
+  }
+
+  // "W a.c:30 f", "R a.c:26 f", or a sync step's operation: "lock a.c:20 f".
+  std::string step_name(const ForceStep& step) const {
+    const std::string kind = step.access >= kForceSync ? std::string(sync_op_name(static_cast<SyncOp>(step.access - kForceSync))) + " "
+                             : step.access == static_cast<std::uint8_t>(ForceAccess::Write) ? "W "
+                                                                                             : "R ";
+    return kind + (names_ != nullptr ? names_->site(step.site) : std::to_string(step.site));
   }
 
   void run_all() {
@@ -165,6 +169,19 @@ class Confirmer {
           if (with_occurrences && threads_only) {
             request.batch.directive = *with_occurrences;
             request.fallbacks = {*threads_only, s.directive};
+          }
+          // Last, if none of those can make the order happen: with the access its second thread
+          // made just before it (a check the first thread's write would otherwise pre-empt).
+          if (const auto context = with_partner_access_before(s.directive, *reference_, *occurrence)) {
+            if (const auto bound = bind_to_occurrence(context->directive, *reference_, context->occurrence, true)) {
+              ConfirmRequest::InContext in_context;
+              in_context.directive = *bound;
+              for (std::uint32_t i = 0; i < bound->count; ++i) in_context.step_names.push_back(step_name(bound->steps[i]));
+              in_context.note = "after " + in_context.step_names.front() + " by T" +
+                                std::to_string(context->occurrence.threads.front()) +
+                                " (step 1), its access before the order in the failing run";
+              request.in_context = std::move(in_context);
+            }
           }
         }
       }
