@@ -6,6 +6,7 @@
 //   force_late_partner   three workers; the partner is created long after the first step
 //   force_lock_region    the first step sits in a lock region its partner needs
 //   force_symptom        an error-path store that happens only once the failure is determined
+//   force_check_first    a pair that can only happen after the partner's earlier check
 // The true pattern must come out `confirmed` (never `refuted`); a wrong pattern must not be
 // `confirmed`; an order that cannot happen is `unrealized`, with the step that never happened.
 #include <catch2/catch.hpp>
@@ -144,6 +145,29 @@ TEST_CASE("forcing classes: a step inside a lock region the partner needs", "[fo
   TempDir dir;
   const Localized r = localize(dir, "force_lock_region", "200", {"--strategy", "random"});
   check_true_pattern(r, "R1-W2-W1", file, {read, write, write});
+}
+
+TEST_CASE("forcing classes: a pair that needs the partner's earlier check is forced in context",
+          "[forcing-classes]") {
+  const std::string file = "force_check_first.c";
+  const int lookup = line_of(file, "for (int i = 0; i < table.count; i++)");
+  const int append = line_of(file, "int slot = table.count;");
+  const int count = line_of(file, "table.count++;");
+  TempDir dir;
+  // W1 (count++) → R2 (append) ties with the main's read and the store order below the
+  // check-then-act triples: force the top 5.
+  const Localized r = localize(dir, "force_check_first", "200", {"--top", "5"});
+  INFO(r.run.process.out);
+  const Json& c = forced_pattern(r, "W1-R2", file, {count, append}).at("confirmation");
+  INFO(c.dump());
+  // Every binding of the pair alone stalls: the partner looks the name up after the count++ and
+  // returns. With its lookup first, as in the failing run, the order completes and fails.
+  CHECK(c.at("verdict") == "confirmed");
+  CHECK(c.at("completed").get<int>() >= static_cast<int>(drv::kMinCompletedRuns));
+  const std::string binding = c.at("binding").get<std::string>();
+  CHECK(binding.find("after R " + file + ":" + std::to_string(lookup) + " ") != std::string::npos);
+  CHECK(binding.find("its access before the order in the failing run") != std::string::npos);
+  CHECK(c.at("bindings_tried").size() == 4);
 }
 
 TEST_CASE("forcing classes: a symptom is ranked after the causes and never confirmed", "[forcing-classes]") {
