@@ -31,8 +31,9 @@
 //     draws prng.below(100) < P; if it holds, the candidate is candidates[prng.below(count)]
 //     instead (a random-walk step). With P = 0 nothing extra is drawn, so the schedules are those
 //     of plain SURW. Why: the weighting keeps threads busy to the end, which is what SURW is for,
-//     but a bug where one thread must run far ahead early (a random walk finds it at once) then
-//     needs many unlikely steps; mixing in uniform steps keeps some of those schedules likely.
+//     but it makes a short thread's early turns unlikely while a long thread has many events
+//     left, and some bugs need exactly those (the random walk finds them at once); mixing in
+//     uniform steps keeps those schedules likely too (docs/strategies.md, "SURW").
 //  6. executed[c] grows by one when c is chosen with an interesting pending event.
 //  7. pick_waiter: a waiter with probability proportional to remaining (same draw as rule 5);
 //     spurious_wakeup: prng.one_in(8). No lease.
