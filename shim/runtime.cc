@@ -142,6 +142,7 @@ RunSpec spec_from(const RunConfig& c) {
   spec.max_steps = c.max_steps;
   const std::uint32_t surw_threads = std::min<std::uint32_t>(c.surw_thread_count, kRecordSurwThreads);
   spec.surw_events.assign(c.surw_events, c.surw_events + surw_threads);
+  spec.surw_uniform_percent = c.surw_uniform_percent;
   return spec;
 }
 

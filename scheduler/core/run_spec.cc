@@ -77,6 +77,10 @@ class FieldParser {
     if (const auto digits = digits_after(field, "m")) {
       return once(seen_max_steps_, field) && number(field, *digits, "max steps", spec_.max_steps);
     }
+    if (const auto digits = digits_after(field, "u")) {
+      if (spec_.strategy != StrategyKind::Surw) return fail(error_, "field " + quoted(field) + " is only valid for surw");
+      return once(seen_uniform_, field) && number(field, *digits, "uniform percent", spec_.surw_uniform_percent);
+    }
     if (field.starts_with("e") && field.size() > 1 && field[1] >= '0' && field[1] <= '9') {
       if (spec_.strategy != StrategyKind::Surw) return fail(error_, "field " + quoted(field) + " is only valid for surw");
       return once(seen_events_, field) && events(field);
@@ -89,6 +93,11 @@ class FieldParser {
     if (spec_.max_steps == 0) return fail(error_, "max steps must be at least 1");
     if (spec_.strategy == StrategyKind::Surw && !seen_events_) {
       return fail(error_, "surw needs an events field 'e<n0>.<n1>...' (estimated events per thread)");
+    }
+    // u0 is the default and never printed: accepting it would give one run two handles.
+    if (seen_uniform_ && (spec_.surw_uniform_percent == 0 || spec_.surw_uniform_percent > kMaxSurwUniformPercent)) {
+      return fail(error_, "surw uniform percent must be 1 to " + std::to_string(kMaxSurwUniformPercent) +
+                              " (omit the field for 0)");
     }
     if (spec_.strategy != StrategyKind::Pct) return true;
     if (!seen_depth_) return fail(error_, "pct needs a depth field 'd<depth>'");
@@ -134,7 +143,7 @@ class FieldParser {
 
   RunSpec& spec_;
   std::string* error_;
-  bool seen_events_ = false;
+  bool seen_events_ = false, seen_uniform_ = false;
   bool seen_depth_ = false, seen_steps_ = false, seen_bound_ = false;
   bool seen_spurious_ = false, seen_points_ = false, seen_max_steps_ = false;
 };
@@ -165,6 +174,7 @@ std::string to_handle(const RunSpec& spec) {
     for (std::size_t i = 0; i < spec.surw_events.size(); ++i) {
       handle += (i == 0 ? "" : ".") + std::to_string(spec.surw_events[i]);
     }
+    if (spec.surw_uniform_percent != 0) handle += ":u" + std::to_string(spec.surw_uniform_percent);
   }
   if (spec.strategy == StrategyKind::Random && spec.preemption_bound) {
     handle += ":pb" + std::to_string(*spec.preemption_bound);

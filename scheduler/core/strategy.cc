@@ -61,7 +61,7 @@ std::unique_ptr<Strategy> make_strategy(const RunSpec& spec) {
     case StrategyKind::Pos:
       return make_pos_strategy(spec.seed);
     case StrategyKind::Surw:
-      return make_surw_strategy(spec.seed, spec.surw_events);
+      return make_surw_strategy(spec.seed, spec.surw_events, spec.surw_uniform_percent);
     case StrategyKind::Preemptions:
       // Its switch points come with the run (make_preemption_strategy); none: non-preemptive.
       return make_preemption_strategy({});

@@ -27,6 +27,13 @@
 //  5. Otherwise candidate c is chosen with probability remaining(c) / sum of remaining over the
 //     candidates, remaining(t) = max(1, estimate[t] - executed[t]), drawn as
 //     r = prng.below(sum) with the candidates walked in tid order.
+//     With a uniform percent P > 0 (`--surw-uniform P`, handle field u<P>), this choice first
+//     draws prng.below(100) < P; if it holds, the candidate is candidates[prng.below(count)]
+//     instead (a random-walk step). With P = 0 nothing extra is drawn, so the schedules are those
+//     of plain SURW. Why: the weighting keeps threads busy to the end, which is what SURW is for,
+//     but it makes a short thread's early turns unlikely while a long thread has many events
+//     left, and some bugs need exactly those (the random walk finds them at once); mixing in
+//     uniform steps keeps those schedules likely too (docs/strategies.md, "SURW").
 //  6. executed[c] grows by one when c is chosen with an interesting pending event.
 //  7. pick_waiter: a waiter with probability proportional to remaining (same draw as rule 5);
 //     spurious_wakeup: prng.one_in(8). No lease.
@@ -54,8 +61,10 @@ std::uint64_t mean_estimate(std::span<const std::uint32_t> estimates) {
 
 }  // namespace
 
-SurwStrategy::SurwStrategy(std::uint64_t seed, std::span<const std::uint32_t> estimates)
+SurwStrategy::SurwStrategy(std::uint64_t seed, std::span<const std::uint32_t> estimates,
+                           std::uint32_t uniform_percent)
     : prng_(seed),
+      uniform_percent_(std::min<std::uint32_t>(uniform_percent, 100)),
       estimate_(kMaxThreads, mean_estimate(estimates)),
       executed_(kMaxThreads, 0),
       pending_(kMaxThreads, PointKind::ThreadStart) {
@@ -86,6 +95,8 @@ ThreadId SurwStrategy::next_thread(const SchedulingPoint& point) {
         }
         --r;
       }
+    } else if (uniform_percent_ > 0 && prng_.below(100) < uniform_percent_) {
+      chosen = candidates[prng_.below(candidates.size())].tid;
     } else {
       std::uint64_t total = 0;
       for (const Candidate& c : candidates) total += remaining(c.tid);
@@ -119,8 +130,9 @@ std::size_t SurwStrategy::pick_waiter(WakeKind, std::span<const ThreadId> waiter
 
 bool SurwStrategy::spurious_wakeup(ThreadId) { return prng_.one_in(kSurwSpuriousWakeupOdds); }
 
-std::unique_ptr<Strategy> make_surw_strategy(std::uint64_t seed, std::span<const std::uint32_t> estimates) {
-  return std::make_unique<SurwStrategy>(seed, estimates);
+std::unique_ptr<Strategy> make_surw_strategy(std::uint64_t seed, std::span<const std::uint32_t> estimates,
+                                             std::uint32_t uniform_percent) {
+  return std::make_unique<SurwStrategy>(seed, estimates, uniform_percent);
 }
 
 }  // namespace ctrlsched

@@ -13,7 +13,8 @@ namespace ctrlsched {
 
 class SurwStrategy final : public Strategy {
  public:
-  SurwStrategy(std::uint64_t seed, std::span<const std::uint32_t> estimates);
+  // uniform_percent: rule 5's share of uniform choices, 0-100 (larger values count as 100).
+  SurwStrategy(std::uint64_t seed, std::span<const std::uint32_t> estimates, std::uint32_t uniform_percent = 0);
 
   void on_thread_created(ThreadId, ThreadId) override {}
   ThreadId next_thread(const SchedulingPoint& point) override;
@@ -28,6 +29,7 @@ class SurwStrategy final : public Strategy {
 
  private:
   Prng prng_;
+  std::uint32_t uniform_percent_;        // rule 5
   std::vector<std::uint64_t> estimate_;  // per thread, kMaxThreads entries
   std::vector<std::uint64_t> executed_;  // rule 6, per thread
   std::vector<PointKind> pending_;       // rule 2, per thread

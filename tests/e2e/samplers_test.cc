@@ -41,15 +41,27 @@ void check_replays(const TempDir& dir, const std::string& target, const SeedsRun
 
 TEST_CASE("pos, surw and the portfolio: same reports with -j1 and -j2, failing seeds replay exactly", "[samplers]") {
   const std::string target = binary("example_inst", "lost_update");
-  for (const std::string strategy : {"pos", "surw", "portfolio"}) {
-    DYNAMIC_SECTION("--strategy " << strategy) {
+  for (const std::string variant : {"pos", "surw", "surw u50", "portfolio"}) {
+    DYNAMIC_SECTION("--strategy " << variant) {
+      const std::string strategy = variant.substr(0, variant.find(' '));
+      std::vector<std::string> options = {"--seeds", "30", "--strategy", strategy};
+      if (variant == "surw u50") options.insert(options.end(), {"--surw-uniform", "50"});
+      const auto with_jobs = [&](const char* jobs) {
+        std::vector<std::string> all = options;
+        all.insert(all.end(), {"-j", jobs});
+        return all;
+      };
       TempDir one, two;
-      const SeedsRun a = run_seeds(one, target, {"--seeds", "30", "-j", "1", "--strategy", strategy});
-      const SeedsRun b = run_seeds(two, target, {"--seeds", "30", "-j", "2", "--strategy", strategy});
+      const SeedsRun a = run_seeds(one, target, with_jobs("1"));
+      const SeedsRun b = run_seeds(two, target, with_jobs("2"));
       INFO(a.describe() << "\n" << b.describe());
       REQUIRE(a.json.is_object());
       REQUIRE(b.json.is_object());
       CHECK(a.json["summary"]["strategy"] == strategy);
+      if (variant == "surw u50") {
+        CHECK(a.json["summary"]["surw_uniform"] == 50);
+        CHECK(contains(a.runs()[0]["handle"].get<std::string>(), ":u50@"));  // replayed by it below
+      }
       CHECK(without_elapsed(a.json) == without_elapsed(b.json));
       REQUIRE(a.failures() > 0);  // lost_update fails in a few of 30 seeds under each of them
       std::set<std::string> hashes;
@@ -68,18 +80,19 @@ TEST_CASE("the portfolio is the default and its handles follow the documented ro
     REQUIRE(r.json.is_object());
     CHECK(r.json["summary"]["strategy"] == "portfolio");
     CHECK(r.json["summary"]["portfolio"]["sync"].is_null());
-    CHECK(contains(r.process.out, "portfolio(pos, surw, random, pct d=3)"));
-    const std::vector<std::string> prefixes = {"0:surw:e", "1:pct:d3:k", "2:random", "3:pos", "4:pos"};
+    CHECK(contains(r.process.out, "portfolio(pos, surw, surw u50, pct d=3)"));
+    const std::vector<std::string> prefixes = {"0:surw:e", "1:pct:d3:k", "2:pos", "3:surw:e", "4:surw:e"};
     for (std::size_t seed = 0; seed < prefixes.size(); ++seed) {
       const std::string handle = r.run_of(seed)["handle"].get<std::string>();
       INFO(handle);
       CHECK(handle.rfind(prefixes[seed], 0) == 0);
       CHECK_FALSE(contains(handle, ":sync"));
+      CHECK(contains(handle, ":u50") == (seed == 0));  // seed 0 runs SURW with half its choices uniform
     }
   }
-  SECTION("instrumented binary: seed 12 of each cycle decides at sync points only, k follows the points") {
+  SECTION("instrumented binary: seed 18 of each cycle decides at sync points only, k follows the points") {
     TempDir dir;
-    const SeedsRun r = run_seeds(dir, binary("example_inst", "lost_update"), {"--seeds", "17", "-j2"});
+    const SeedsRun r = run_seeds(dir, binary("example_inst", "lost_update"), {"--seeds", "21", "-j2"});
     INFO(r.describe());
     REQUIRE(r.json.is_object());
     const Json& portfolio = r.json["summary"]["portfolio"];
@@ -87,13 +100,14 @@ TEST_CASE("the portfolio is the default and its handles follow the documented ro
     const std::string access_k = std::to_string(portfolio["calibrated"]["pct_steps"].get<std::uint64_t>());
     const auto handle = [&](std::uint64_t seed) { return r.run_of(seed)["handle"].get<std::string>(); };
     CHECK(handle(0).rfind("0:surw:e", 0) == 0);
-    CHECK_FALSE(contains(handle(0), ":sync"));
+    CHECK(contains(handle(0), ":u50@"));
     CHECK(handle(1).rfind("1:pct:d3:k" + access_k + "@", 0) == 0);
-    CHECK(handle(2).rfind("2:random@", 0) == 0);
-    CHECK(handle(3).rfind("3:pos@", 0) == 0);
-    CHECK(handle(12).rfind("12:surw:e", 0) == 0);
-    CHECK(contains(handle(12), ":sync@"));
-    CHECK(handle(16).rfind("16:surw:e", 0) == 0);
-    CHECK_FALSE(contains(handle(16), ":sync"));
+    CHECK(handle(2).rfind("2:pos@", 0) == 0);
+    CHECK(handle(3).rfind("3:surw:e", 0) == 0);
+    CHECK_FALSE(contains(handle(3), ":u50"));
+    CHECK(handle(18).rfind("18:surw:e", 0) == 0);
+    CHECK(contains(handle(18), ":sync@"));
+    CHECK(handle(20).rfind("20:surw:e", 0) == 0);
+    CHECK(contains(handle(20), ":u50@"));
   }
 }

@@ -11,7 +11,7 @@ failure = that seed + 1). One first failure is one sample of a geometric distrib
 "at seed 1" is often one lucky seed), so --rate N measures instead: every cell runs N seeds without
 --stop-after, and shows the expected seeds to the first failure, N / failures (the mean of the
 geometric distribution with the measured per-seed failure rate; ">N" when none failed). Use N a
-multiple of 52 so the portfolio runs whole rotations (13 slots, sync-only points every 4th seed). A cell may also be given a time budget (--budget seconds): ctrlsched is
+multiple of 20 so the portfolio runs whole rotations (20 slots; 1,040 = 52 rotations). A cell may also be given a time budget (--budget seconds): ctrlsched is
 then stopped with SIGTERM, which still writes the report of the seeds that finished, and the cell
 says how many seeds ran without a failure. Results are cached in --work (one JSON per cell), so
 an interrupted measurement resumes, and --render-only prints the table from the cache.
@@ -31,6 +31,8 @@ STRATEGIES = [
     ("random", ["--strategy", "random"]),
     ("pos", ["--strategy", "pos"]),
     ("surw", ["--strategy", "surw"]),
+    # SURW with half of its weighted choices uniform (--surw-uniform, docs/strategies.md, "SURW").
+    ("surw u50", ["--strategy", "surw", "--surw-uniform", "50"]),
     ("portfolio", []),  # the default
 ]
 SINGLE = [name for name, _ in STRATEGIES if name != "portfolio"]
@@ -47,6 +49,7 @@ ARMS = [
     ("random", ["--strategy", "random"]),
     ("pos", ["--strategy", "pos"]),
     ("surw", ["--strategy", "surw"]),
+    ("surw u50", ["--strategy", "surw", "--surw-uniform", "50"]),
 ]
 ARMS = ARMS + [(name + " sync", extra + ["--points", "sync"]) for name, extra in ARMS]
 

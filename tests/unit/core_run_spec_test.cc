@@ -168,3 +168,28 @@ TEST_CASE("pos and surw handles round-trip; surw carries its per-thread estimate
   CHECK_FALSE(ctrlsched::parse_handle("4:pos:d3", &error));
   CHECK_FALSE(ctrlsched::parse_handle("4:portfolio", &error));  // a portfolio seed's handle names its strategy
 }
+
+TEST_CASE("a surw handle carries its uniform percent as u<P>, absent for 0", "[run_spec]") {
+  RunSpec surw;
+  surw.seed = 8;
+  surw.strategy = StrategyKind::Surw;
+  surw.surw_events = {3, 40};
+  surw.surw_uniform_percent = 50;
+  surw.points = PointsMode::Sync;
+  CHECK(ctrlsched::to_handle(surw) == "8:surw:e3.40:u50:sync");
+  CHECK(ctrlsched::parse_handle("8:surw:e3.40:u50:sync") == surw);
+  CHECK(ctrlsched::parse_handle("8:surw:u50:sync:e3.40") == surw);  // optional fields in any order
+  surw.surw_uniform_percent = 100;
+  CHECK(ctrlsched::parse_handle("8:surw:e3.40:u100:sync") == surw);
+  std::string error;
+  CHECK_FALSE(ctrlsched::parse_handle("8:surw:e3.40:u0", &error));
+  CHECK(error == "surw uniform percent must be 1 to 100 (omit the field for 0)");
+  CHECK_FALSE(ctrlsched::parse_handle("8:surw:e3.40:u101", &error));
+  CHECK(error == "surw uniform percent must be 1 to 100 (omit the field for 0)");
+  CHECK_FALSE(ctrlsched::parse_handle("8:surw:e3.40:u50:u50", &error));
+  CHECK(error == "field 'u50' repeats an earlier field");
+  CHECK_FALSE(ctrlsched::parse_handle("8:surw:e3.40:ux", &error));
+  CHECK(error == "unknown field 'ux'");
+  CHECK_FALSE(ctrlsched::parse_handle("8:pos:u50", &error));
+  CHECK(error == "field 'u50' is only valid for surw");
+}

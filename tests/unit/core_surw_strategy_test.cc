@@ -83,3 +83,69 @@ TEST_CASE("surw: interleavings of the interesting events are sampled uniformly",
   CHECK(random_counts["000111"] > 350);
   CHECK(surw_counts["000111"] < 260);
 }
+
+namespace {
+
+// How often T1 is chosen at a weighted choice between T0 (estimate 99) and T1 (estimate 1),
+// both past their start, over `seeds` seeds of SURW with `uniform_percent`.
+int t1_chosen(std::uint32_t uniform_percent, std::uint64_t seeds) {
+  const std::vector<std::uint32_t> estimates = {99, 1};
+  const std::array<Candidate, 2> both = {Candidate{0, false}, Candidate{1, false}};
+  int count = 0;
+  for (std::uint64_t seed = 0; seed < seeds; ++seed) {
+    SurwStrategy surw(seed, estimates, uniform_percent);
+    surw.next_thread({1, true, PointKind::Sync, 1, both});  // T1 becomes current: no longer a start
+    count += surw.next_thread({0, true, PointKind::Sync, 2, both}) == 1 ? 1 : 0;
+  }
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("surw uniform: 0 is plain SURW, draw for draw", "[surw]") {
+  const std::vector<std::uint32_t> estimates = {4, 7, 2};
+  const sim::Program program = sim::uniform_program(3, 6);
+  for (std::uint64_t seed = 0; seed < 50; ++seed) {
+    auto plain = make_surw_strategy(seed, estimates);
+    auto zero = make_surw_strategy(seed, estimates, 0);
+    const sim::Run a = sim::simulate(program, *plain);
+    const sim::Run b = sim::simulate(program, *zero);
+    CHECK(a.executed == b.executed);
+    CHECK(a.answers == b.answers);
+  }
+}
+
+TEST_CASE("surw uniform: one seed, one schedule; the percent changes the schedules", "[surw]") {
+  const std::vector<std::uint32_t> estimates = {4, 4, 4};
+  const sim::Program program = sim::uniform_program(3, 4);
+  const auto order = [&](std::uint64_t seed, std::uint32_t percent) {
+    auto strategy = make_surw_strategy(seed, estimates, percent);
+    return sim::simulate(program, *strategy).executed;
+  };
+  CHECK(order(11, 50) == order(11, 50));
+  int differ = 0;
+  for (std::uint64_t seed = 0; seed < 20; ++seed) differ += order(seed, 50) != order(seed, 0) ? 1 : 0;
+  CHECK(differ > 0);
+}
+
+TEST_CASE("surw uniform: a share P of the weighted choices ignores the weights", "[surw]") {
+  // T1's weight is 1 of 100: plain SURW picks it 1% of the time, uniform choices 50%, so with
+  // P = 50 about 0.5 * 0.5 + 0.5 * 0.01 = 25.5% and with P = 100 about 50%. 4000 seeds: sd <= 32.
+  constexpr std::uint64_t kSeeds = 4000;
+  CHECK(t1_chosen(0, kSeeds) < 100);
+  const int half = t1_chosen(50, kSeeds);
+  CHECK(half > 920);
+  CHECK(half < 1120);
+  const int all = t1_chosen(100, kSeeds);
+  CHECK(all > 1860);
+  CHECK(all < 2140);
+  CHECK(t1_chosen(1000, kSeeds) == all);  // above 100 counts as 100
+}
+
+TEST_CASE("surw uniform: thread starts still run first", "[surw]") {
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    SurwStrategy surw(seed, std::vector<std::uint32_t>{100, 1}, 100);
+    const std::array<Candidate, 2> both = {Candidate{0, false}, Candidate{1, false}};
+    CHECK(surw.next_thread({0, true, PointKind::Sync, 1, both}) == 1);
+  }
+}

@@ -113,6 +113,14 @@ TEST_CASE("without --strategy: the portfolio, or pct / random when their options
   CHECK(*parse({"--strategy", "pos", "./t"}).options.strategy == StrategyKind::Pos);
 }
 
+TEST_CASE("--surw-uniform: a percent for surw only") {
+  CHECK(spec_from_options(parse({"--strategy", "surw", "--surw-uniform", "50", "./t"}).options).surw_uniform_percent == 50);
+  CHECK(spec_from_options(parse({"--strategy", "surw", "./t"}).options).surw_uniform_percent == 0);
+  CHECK(usage({"--surw-uniform", "50", "./t"}) == "--surw-uniform only applies to --strategy surw");
+  CHECK(usage({"--strategy", "pos", "--surw-uniform", "50", "./t"}) == "--surw-uniform only applies to --strategy surw");
+  CHECK(usage({"--strategy", "surw", "--surw-uniform", "101", "./t"}) == "--surw-uniform is a percent: at most 100");
+}
+
 TEST_CASE("bad command lines are one-line usage errors") {
   CHECK(usage({}) == "missing the test program to run");
   CHECK(usage({"--seeds", "abc", "./t"}) == "--seeds expects a whole number, got 'abc'");

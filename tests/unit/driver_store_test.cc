@@ -155,6 +155,10 @@ TEST_CASE("every seeds strategy, SURW's estimates and a portfolio's calibration 
     spec.strategy = kind;
     if (kind == StrategyKind::Surw) spec.surw_events = {3, 1, 40};
     CHECK(decode_spec(encode_spec(spec)) == spec);
+    if (kind == StrategyKind::Surw) {
+      spec.surw_uniform_percent = 50;
+      CHECK(decode_spec(encode_spec(spec)) == spec);
+    }
   }
   CHECK_THROWS_AS(decode_spec(R"({"strategy": "replay", "pct_depth": 3, "pct_steps": 0, "spurious_wakeups": false,
                                    "points": 0, "max_steps": 10})"),

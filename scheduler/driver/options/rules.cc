@@ -149,6 +149,10 @@ void validate_command_line(const CommandLine& cl) {
     usage_error(std::string(g.depth ? "--depth" : "--pct-steps") + " only applies to --strategy pct");
   }
   if (*o.depth > kMaxDepth) usage_error("--depth must be at most " + std::to_string(kMaxDepth));
+  if (strategy != StrategyKind::Surw && g.surw_uniform) usage_error("--surw-uniform only applies to --strategy surw");
+  if (*o.surw_uniform > kMaxSurwUniformPercent) {
+    usage_error("--surw-uniform is a percent: at most " + std::to_string(kMaxSurwUniformPercent));
+  }
   if (o.preemption_bound && *o.preemption_bound > std::numeric_limits<std::uint32_t>::max()) {
     usage_error("--preemption-bound is too large");
   }
@@ -178,6 +182,7 @@ RunSpec spec_from_options(const Options& options) {
   if (spec.strategy == StrategyKind::Random && options.preemption_bound) {
     spec.preemption_bound = static_cast<std::uint32_t>(*options.preemption_bound);
   }
+  if (spec.strategy == StrategyKind::Surw) spec.surw_uniform_percent = static_cast<std::uint32_t>(*options.surw_uniform);
   spec.spurious_wakeups = options.spurious_wakeups;
   spec.points = *options.points;
   spec.max_steps = *options.max_steps;

@@ -46,7 +46,10 @@ nlohmann::ordered_json report_json(const Report& report) {
   summary["pct_steps_calibrated"] = pct && h.pct_steps_calibrated;
   if (pct && h.pct_calibration_reached_limit) summary["pct_calibration_reached_limit"] = true;
   summary["preemption_bound"] = optional_number(spec.preemption_bound.has_value(), spec.preemption_bound.value_or(0));
-  if (spec.strategy == StrategyKind::Surw) summary["surw_events"] = spec.surw_events;
+  if (spec.strategy == StrategyKind::Surw) {
+    summary["surw_events"] = spec.surw_events;
+    summary["surw_uniform"] = spec.surw_uniform_percent;
+  }
   if (h.portfolio) {  // what each seed's spec is resolved from (runs/portfolio.h)
     summary["portfolio"] = Json{{"calibrated", profile_json(h.portfolio->profile)},
                                 {"sync", h.portfolio->sync ? profile_json(*h.portfolio->sync) : Json(nullptr)}};

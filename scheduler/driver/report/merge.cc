@@ -112,6 +112,10 @@ ReportHeader header_of(const ShardReport& shard, const Json& summary) {
   } else if (strategy == "surw") {
     spec.strategy = StrategyKind::Surw;
     spec.surw_events = event_counts(shard, field(shard, summary, "surw_events", "summary."), "summary.surw_events");
+    // Absent in reports written before --surw-uniform existed: those ran plain SURW.
+    if (summary.contains("surw_uniform")) {
+      spec.surw_uniform_percent = static_cast<std::uint32_t>(number(shard, summary, "surw_uniform", "summary."));
+    }
   } else if (strategy == "portfolio") {
     spec.strategy = StrategyKind::Portfolio;
   } else {

@@ -21,9 +21,9 @@ struct Portfolio {
   friend bool operator==(const Portfolio&, const Portfolio&) = default;
 };
 
-// Number of seeds after which the rotation of strategies repeats (seed 12 of each cycle decides
+// Number of seeds after which the rotation of strategies repeats (seed 18 of each cycle decides
 // at sync operations only on an instrumented binary with points auto).
-inline constexpr std::uint64_t kPortfolioCycle = 16;
+inline constexpr std::uint64_t kPortfolioCycle = 20;
 
 // The calibration runs of `base` (and, for an instrumented binary with points auto, of the same
 // with sync points). Throws like calibrate_pct_steps; `limit` and `fork_server` as there (the

@@ -40,6 +40,7 @@ RunConfig run_config_for(const RunSpec& spec) {
   config.verify_input_log = 0;
   config.surw_thread_count = static_cast<std::uint32_t>(std::min(spec.surw_events.size(), kRecordSurwThreads));
   for (std::uint32_t t = 0; t < config.surw_thread_count; ++t) config.surw_events[t] = spec.surw_events[t];
+  config.surw_uniform_percent = spec.surw_uniform_percent;
   config.spin_budget_us = g_spin_budget_us;
   return config;
 }

@@ -222,6 +222,7 @@ std::string encode_spec(const RunSpec& spec) {
             {"max_steps", spec.max_steps}};
   j["preemption_bound"] = spec.preemption_bound ? StoreJson(*spec.preemption_bound) : StoreJson(nullptr);
   if (!spec.surw_events.empty()) j["surw_events"] = spec.surw_events;
+  if (spec.surw_uniform_percent != 0) j["surw_uniform"] = spec.surw_uniform_percent;
   return j.dump();
 }
 
@@ -246,6 +247,7 @@ RunSpec decode_spec(const std::string& text) {
     spec.preemption_bound = get<std::uint32_t>(j, "preemption_bound", what);
   }
   if (j.contains("surw_events")) spec.surw_events = get<std::vector<std::uint32_t>>(j, "surw_events", what);
+  if (j.contains("surw_uniform")) spec.surw_uniform_percent = get<std::uint32_t>(j, "surw_uniform", what);
   return spec;
 }
 

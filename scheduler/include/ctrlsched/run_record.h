@@ -24,7 +24,7 @@
 namespace ctrlsched {
 
 inline constexpr std::uint32_t kRunRecordMagic = 0x52525343;  // "CSRR"
-inline constexpr std::uint32_t kRunRecordVersion = 8;
+inline constexpr std::uint32_t kRunRecordVersion = 9;  // 9: RunConfig::surw_uniform_percent
 // SURW's per-thread event estimates and counts: threads past this many are not carried.
 inline constexpr std::size_t kRecordSurwThreads = 64;
 inline constexpr const char* kRecordFdEnv = "CTRLSCHED_RECORD_FD";
@@ -67,6 +67,7 @@ struct RunConfig {
   // Strategy Surw: estimated interesting events of the first surw_thread_count threads.
   std::uint32_t surw_thread_count;
   std::uint32_t surw_events[kRecordSurwThreads];
+  std::uint32_t surw_uniform_percent;  // Strategy Surw: RunSpec::surw_uniform_percent
 };
 
 inline constexpr std::uint64_t kDefaultSpinBudgetUs = 2000;

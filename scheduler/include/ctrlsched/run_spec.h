@@ -7,8 +7,9 @@
 //   <n>:dfs[:<points>][:m<max-steps>][@<hash>]   (the n-th schedule of a dfs exploration; it is
 //                                                 replayed from its saved schedule file)
 //   <seed>:pos[:sw][:<points>][:m<max-steps>][@<hash>]
-//   <seed>:surw:e<n0>.<n1>...[:sw][:<points>][:m<max-steps>][@<hash>]
-// (surw's e-field: the estimated events of each thread T0, T1, ... in creation order.)
+//   <seed>:surw:e<n0>.<n1>...[:u<percent>][:sw][:<points>][:m<max-steps>][@<hash>]
+// (surw's e-field: the estimated events of each thread T0, T1, ... in creation order; its
+// u-field: the percent, 1-100, of weighted choices made uniformly instead, absent for 0.)
 // where <points> is "sync" or "acc" (printed only when it differs from the default: see
 // PointsMode::Auto), and <hash> is the 16-hex-digit schedule hash the run produced. Examples:
 //   17:random             17:random:pb2            4:pct:d3:k412@9f3a2b1c0d4e5f67
@@ -40,6 +41,8 @@ inline constexpr std::uint64_t kDefaultMaxSteps = 1'000'000;
 // SURW: per-thread event estimates beyond this many threads are not carried (later threads get
 // the mean of the others; surw_strategy.cc).
 inline constexpr std::size_t kMaxSurwThreads = 64;
+// SURW: the uniform share is a percent.
+inline constexpr std::uint32_t kMaxSurwUniformPercent = 100;
 
 struct RunSpec {
   std::uint64_t seed = 0;
@@ -48,6 +51,7 @@ struct RunSpec {
   std::uint64_t pct_steps = 0;                     // PCT only: k, expected number of steps (>= 1)
   std::optional<std::uint32_t> preemption_bound;   // random only
   std::vector<std::uint32_t> surw_events;          // SURW only: estimated events per thread (non-empty)
+  std::uint32_t surw_uniform_percent = 0;          // SURW only: uniform choices, 0-100 (surw_strategy.cc)
   bool spurious_wakeups = false;
   PointsMode points = PointsMode::Auto;
   std::uint64_t max_steps = kDefaultMaxSteps;

@@ -115,8 +115,10 @@ std::unique_ptr<Strategy> make_pct_strategy(std::uint64_t seed, std::uint32_t de
 // candidates' pending events (Candidate::pending*) to find the events that race.
 std::unique_ptr<Strategy> make_pos_strategy(std::uint64_t seed);
 // SURW, selectively uniform random walk (Zhao et al., ASPLOS 2025), see surw_strategy.cc.
-// `estimates`: interesting events per thread in creation order, from a calibration run.
-std::unique_ptr<Strategy> make_surw_strategy(std::uint64_t seed, std::span<const std::uint32_t> estimates);
+// `estimates`: interesting events per thread in creation order, from a calibration run;
+// `uniform_percent`: the share (0-100) of weighted choices made uniformly instead (rule 5).
+std::unique_ptr<Strategy> make_surw_strategy(std::uint64_t seed, std::span<const std::uint32_t> estimates,
+                                             std::uint32_t uniform_percent = 0);
 // Follows `decisions` exactly. On the first mismatch (wrong kind, a thread that is not a
 // candidate/waiter, or the schedule running out) it records a Divergence and from then on picks
 // the first candidate / first waiter / no spurious wakeup.
