@@ -315,10 +315,21 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
     }
     ConfirmationResult attempt = tally_confirmation(attempt_runs, original, request.baseline_rate, &attempts[a],
                                                     *attempt_names[a], request.symptom || request.passing_only);
-    const bool in_context = request.in_context && a + 1 == attempts.size();
-    if (in_context) attempt.binding += "; " + request.in_context->note;
-    tried.push_back(attempt.binding);
     total_runs += attempt.forced_runs;
+    if (request.in_context && a + 1 == attempts.size()) {
+      // Evidence, not the verdict: the pattern's own order could not be made to happen.
+      tried.push_back(attempt.binding + "; " + request.in_context->note);
+      ConfirmationResult::InContextResult r;
+      r.note = request.in_context->note;
+      r.forced_runs = attempt.forced_runs;
+      r.completed = attempt.completed;
+      r.failed = attempt.failed;
+      r.p_above_baseline = attempt.p_above_baseline;
+      r.verdict = attempt.verdict;
+      c.in_context = r;
+      break;
+    }
+    tried.push_back(attempt.binding);
     const bool realized = attempt.verdict != Verdict::Unrealized;
     if (a == 0 || realized) {
       c = std::move(attempt);
@@ -458,6 +469,15 @@ nlohmann::json confirmation_json(const ConfirmationResult& c) {
                   {"p_lower", o.p_lower}};
     if (!o.reason.empty()) cf["reason"] = o.reason;
     j["counterfactual"] = std::move(cf);
+  }
+  if (c.in_context) {
+    const auto& r = *c.in_context;
+    j["in_context"] = {{"added", r.note},
+                       {"forced_runs", r.forced_runs},
+                       {"completed", r.completed},
+                       {"failed", r.failed},
+                       {"p_above_baseline", r.p_above_baseline},
+                       {"verdict", std::string(verdict_name(r.verdict))}};
   }
   if (c.failing_seed) j["failing_seed"] = *c.failing_seed;
   if (!c.replay_command.empty()) {

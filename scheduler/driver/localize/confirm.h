@@ -80,8 +80,10 @@ struct ConfirmRequest {
   std::vector<ForceDirective> fallbacks;
   // Tried last, and only when none of the bindings above realized the order: the order with the
   // access its second thread made just before it in the reference run (reference_binding.h,
-  // with_partner_access_before). It has a step more, so its own step names; `note` says in the
-  // binding text what was added.
+  // with_partner_access_before). It has a step more, so its own step names; `note` says what was
+  // added. It is evidence beside the verdict, never the verdict: the pattern's own order could not
+  // be made to happen, so it stays `unrealized`, and ConfirmationResult::in_context says whether
+  // the order with its context fails.
   struct InContext {
     ForceDirective directive{};
     std::vector<std::string> step_names;
@@ -143,6 +145,16 @@ struct ConfirmationResult {
   std::string replay_command;      // "ctrlsched replay --schedule <file> <test> <args>"
   std::string save_problem;        // why the schedule was not saved, if it was not
   CounterfactualResult counterfactual;  // the control of a confirmed pattern (outcome NotRun otherwise)
+  // ConfirmRequest::in_context, when it was forced: what it added, and its own counts and test.
+  struct InContextResult {
+    std::string note;
+    std::uint64_t forced_runs = 0;
+    std::uint64_t completed = 0;
+    std::uint64_t failed = 0;
+    double p_above_baseline = 1;
+    Verdict verdict = Verdict::Unrealized;  // what its counts alone would decide
+  };
+  std::optional<InContextResult> in_context;
 };
 
 // The counts of a finished batch (pure; confirm() = run_directed + this + saving).

@@ -177,9 +177,9 @@ class Confirmer {
               ConfirmRequest::InContext in_context;
               in_context.directive = *bound;
               for (std::uint32_t i = 0; i < bound->count; ++i) in_context.step_names.push_back(step_name(bound->steps[i]));
-              in_context.note = "after " + in_context.step_names.front() + " by T" +
+              in_context.note = "with " + in_context.step_names.front() + " by T" +
                                 std::to_string(context->occurrence.threads.front()) +
-                                " (step 1), its access before the order in the failing run";
+                                " first, its access before the order in the failing run";
               request.in_context = std::move(in_context);
             }
           }
@@ -266,6 +266,14 @@ class Confirmer {
         text += ")";
       }
       text += "\n";
+    }
+    if (c->in_context && c->in_context->completed > 0) {
+      // The pattern's own order could not happen; say whether it does, and fails, in the context
+      // the failing run gave it (docs/forcing.md, "Binding").
+      const auto& r = *c->in_context;
+      text += indent + "  in context (" + r.note + "): fails " + std::to_string(r.failed) + "/" +
+              std::to_string(r.completed) + " runs where the order completed (" + std::to_string(r.forced_runs) +
+              " forced; binomial p = " + p_text(r.p_above_baseline) + " vs baseline)\n";
     }
     text += render_counterfactual(c->counterfactual, indent + "  ");
     if (!c->replay_command.empty() && c->failed > 0) text += indent + "  replay: " + c->replay_command + "\n";
