@@ -51,12 +51,17 @@ struct PoolOptions {
   // not: a program that cannot run at all fails there with its one error line, and for one that
   // only cannot be served, the seeds' pool says it (the refusal holds for the whole command).
   bool say_refusal = true;
+  // Keep this pool's fork servers, idle, for the next pool of the same target in this command
+  // instead of stopping them: the calibration runs' pool does, so that the seeds that follow are
+  // served by the server that is already running (a server's start is most of a command's fixed
+  // cost). A pool that does not keep its servers stops those left idle when it ends.
+  bool keep_fork_servers = false;
 };
 
 class WorkerPool {
  public:
   WorkerPool(LaunchTarget target, PoolOptions options);
-  ~WorkerPool();  // stops the fork servers
+  ~WorkerPool();  // stops the fork servers, or keeps them idle (PoolOptions::keep_fork_servers)
 
   // Runs indices [0, count). make_job(i) is called in index order just before run i starts;
   // on_done is called once per finished run, in completion order; when it returns false no new
@@ -92,6 +97,7 @@ class WorkerPool {
   void kill_all();       // kills and reaps every run in flight, within a bounded time
   void stop_server(Slot& slot);
   void stop_servers();
+  void keep_servers();  // hands the slots' servers, idle, to the next pool
 
   LaunchTarget target_;
   PoolOptions options_;
