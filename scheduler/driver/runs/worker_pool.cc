@@ -73,6 +73,17 @@ void stop_idle_fork_servers() {
   idle.clear();
 }
 
+// The CPUs of a pool's slots: slot i on the i-th allowed CPU counted from `first_cpu`.
+std::vector<int> slot_cpus(std::size_t slots, int first_cpu) {
+  const std::vector<int> cpus = allowed_cpus();
+  std::vector<int> chosen(slots, -1);
+  if (cpus.empty()) return chosen;
+  const auto here = std::find(cpus.begin(), cpus.end(), first_cpu);
+  const std::size_t first = here == cpus.end() ? 0 : static_cast<std::size_t>(here - cpus.begin());
+  for (std::size_t i = 0; i < slots; ++i) chosen[i] = cpus[(first + i) % cpus.size()];
+  return chosen;
+}
+
 int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
 
 [[noreturn]] void pool_internal(const std::string& what) {
@@ -83,7 +94,6 @@ int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pi
 
 WorkerPool::WorkerPool(LaunchTarget target, PoolOptions options)
     : target_(std::move(target)), options_(std::move(options)) {
-  const std::vector<int> cpus = allowed_cpus();
   // Slot i runs on the i-th allowed CPU counted from the one this driver runs on: the kernel put
   // it on a CPU with room, so two ctrlsched commands at once (ctest -j2, a CI matrix) do not both
   // pin their runs to the first CPU while the other idles. Which CPU runs a test changes no
@@ -97,12 +107,25 @@ WorkerPool::WorkerPool(LaunchTarget target, PoolOptions options)
       break;
     }
   }
-  const auto here = std::find(cpus.begin(), cpus.end(), first_cpu);
-  const std::size_t first = here == cpus.end() ? 0 : static_cast<std::size_t>(here - cpus.begin());
   slots_.resize(std::max(1u, options_.jobs));
+  const std::vector<int> cpus = slot_cpus(slots_.size(), first_cpu);
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     if (options_.capture_output) slots_[i].capture.emplace();
-    if (!cpus.empty()) slots_[i].cpu = cpus[(first + i) % cpus.size()];
+    slots_[i].cpu = cpus[i];
+  }
+}
+
+void start_fork_servers_ahead(const LaunchTarget& target, unsigned jobs) {
+  if (g_fork_server_refused || target.private_cwd) return;
+  for (const int cpu : slot_cpus(std::max(1u, jobs), ::sched_getcpu())) {
+    const bool have_one = std::any_of(idle_fork_servers().begin(), idle_fork_servers().end(),
+                                      [&](const IdleForkServer& kept) { return kept.cpu == cpu && kept.target == target; });
+    if (have_one) continue;
+    std::string why_not;  // a server that cannot even be spawned is tried again, and reported, by serve()
+    if (std::optional<ForkServer> spawned = ForkServer::spawn(target, cpu, &why_not)) {
+      register_child(spawned->pid());
+      idle_fork_servers().push_back(IdleForkServer{target, cpu, std::move(*spawned)});
+    }
   }
 }
 
@@ -111,12 +134,23 @@ bool WorkerPool::serve(Slot& slot, const RunJob& job) {
   // A served child inherits the server's working directory; a private one per run needs exec.
   if (target_.private_cwd) return false;
   if (slot.server) return true;
-  if (std::optional<ForkServer> kept = take_idle_fork_server(target_, slot.cpu)) {
-    slot.server.emplace(std::move(*kept));
-    return true;
-  }
   if (!g_fork_server_refused) {
-    if (std::optional<ForkServer> started = ForkServer::start(target_, slot.cpu, options_.timeout, &g_refusal_reason)) {
+    if (std::optional<ForkServer> kept = take_idle_fork_server(target_, slot.cpu)) {
+      // One started ahead (start_fork_servers_ahead) may not have said hello yet.
+      bool ready = false;
+      try {
+        ready = kept->await_hello(options_.timeout, &g_refusal_reason);
+      } catch (...) {
+        unregister_child(kept->pid());
+        throw;
+      }
+      if (ready) {
+        slot.server.emplace(std::move(*kept));
+        return true;
+      }
+      unregister_child(kept->pid());
+    } else if (std::optional<ForkServer> started =
+                   ForkServer::start(target_, slot.cpu, options_.timeout, &g_refusal_reason)) {
       slot.server.emplace(std::move(*started));
       register_child(slot.server->pid());  // a second Ctrl-C kills it from the signal handler
       return true;

@@ -104,6 +104,13 @@ class WorkerPool {
   std::vector<Slot> slots_;
 };
 
+// Starts the fork servers of a pool of `jobs` slots for `target` now, without waiting for them,
+// and keeps them idle for the pools that follow (the calibration runs', then the seeds'), which
+// take them by CPU and wait for their hello only then. The servers thus start in parallel, with
+// each other and with the driver's work before its first run, instead of one after the other
+// when each slot's first run is due. Does nothing when the program was found unservable.
+void start_fork_servers_ahead(const LaunchTarget& target, unsigned jobs);
+
 // Runs one job on a pool of one slot and returns what finish() makes of it.
 template <typename Result>
 Result run_single(const LaunchTarget& target, const PoolOptions& options, RunJob job,
