@@ -23,6 +23,7 @@
 #include "report.h"
 #include "stack.h"
 #include "virtual_time.h"
+#include "raw_syscall.h"
 #include "watchdog.h"
 
 namespace ctrlsched::shim {
@@ -136,7 +137,9 @@ void wait_for_dying_thread() {
   pid_t tid = g_rt.dying_os_tid;
   g_rt.dying_os_tid = 0;
   if (tid == 0 || tid == g_rt.pid) return;
-  while (REAL(syscall)(SYS_tgkill, g_rt.pid, tid, 0) == 0) REAL(sched_yield)();
+  // Raw: the failing probe that ends the wait would leave ESRCH in this thread's errno, which the
+  // test can see (this thread goes on into the test's code, and may be the one that runs exit()).
+  while (raw_syscall(SYS_tgkill, g_rt.pid, tid, 0) == 0) REAL(sched_yield)();
 }
 
 void park(Thread* me) {

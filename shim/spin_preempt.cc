@@ -8,6 +8,7 @@
 #include <cerrno>
 
 #include "engine.h"
+#include "raw_syscall.h"
 #include "runtime.h"
 #include "stack.h"
 #include "watchdog.h"
@@ -68,8 +69,9 @@ void install_spin_handler() {
 
 bool others_could_run() { return !only_holder_can_run(); }
 
+// Called by the watchdog, which may not use libc's or the shim's syscall() (watchdog.cc).
 void request_spin_preemption(const Thread* holder) {
-  syscall(SYS_tgkill, g_rt.pid, holder->os_tid, spin_signal());
+  raw_syscall(SYS_tgkill, g_rt.pid, holder->os_tid, spin_signal());
 }
 
 }  // namespace ctrlsched::shim

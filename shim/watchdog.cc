@@ -2,18 +2,17 @@
 
 #include <fcntl.h>
 #include <linux/futex.h>
-#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
 
-#include <cstdlib>
-#include <cstring>
+#include <cstddef>
 
 #include "baton.h"
 #include "engine.h"
-#include "real.h"
+#include "raw_syscall.h"
 #include "runtime.h"
 #include "spin_preempt.h"
 #include "stack.h"
@@ -66,32 +65,62 @@ void on_release_signal(int, siginfo_t*, void* context) {
   release_baton(me);
 }
 
-// The state letter of /proc/<tid>/stat: R running, S/D sleeping in the kernel; '?' if unknown.
-char thread_state(pid_t tid) {
-  char path[64];
-  std::snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return '?';
-  char buf[512];
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return '?';
-  buf[n] = '\0';
-  const char* close_paren = std::strrchr(buf, ')');  // the command name may contain spaces
-  return close_paren ? close_paren[2] : '?';
+// The watchdog runs on a thread without libc's thread state (see start_watchdog), so from here
+// on it makes its system calls with raw_syscall and formats and parses numbers itself: libc's
+// wrappers set errno, snprintf and strtol read the thread's locale, and the shim interposes
+// clock_gettime and syscall (both read the shim's thread-locals). All of those live in TLS.
+
+// "/proc/self/task/<tid>/<file>" into `path` (large enough for any tid and the names used here).
+void task_file_path(char (&path)[64], pid_t tid, const char* file) {
+  char* out = path;
+  for (const char* p = "/proc/self/task/"; *p != '\0'; ++p) *out++ = *p;
+  char digits[16];
+  int count = 0;
+  auto value = static_cast<unsigned>(tid);
+  do {
+    digits[count++] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  } while (value != 0);
+  while (count > 0) *out++ = digits[--count];
+  *out++ = '/';
+  while (*file != '\0' && out < path + sizeof path - 1) *out++ = *file++;
+  *out = '\0';
 }
 
-long current_syscall(pid_t tid) {
+// Reads a small /proc file into `buf` (NUL-terminated); the byte count, or <= 0 on failure.
+long read_task_file(pid_t tid, const char* file, char* buf, std::size_t size) {
   char path[64];
-  std::snprintf(path, sizeof path, "/proc/self/task/%d/syscall", tid);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  task_file_path(path, tid, file);
+  const long fd = raw_syscall(SYS_openat, AT_FDCWD, reinterpret_cast<long>(path), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return -1;
+  const long n = raw_syscall(SYS_read, fd, reinterpret_cast<long>(buf), static_cast<long>(size - 1));
+  raw_syscall(SYS_close, fd);
+  if (n > 0) buf[n] = '\0';
+  return n;
+}
+
+// The state letter of /proc/<tid>/stat: R running, S/D sleeping in the kernel; '?' if unknown.
+char thread_state(pid_t tid) {
+  char buf[512];
+  if (read_task_file(tid, "stat", buf, sizeof buf) <= 0) return '?';
+  const char* close_paren = nullptr;  // the last one: the command name may contain spaces and ')'
+  for (const char* p = buf; *p != '\0'; ++p)
+    if (*p == ')') close_paren = p;
+  return close_paren != nullptr && close_paren[1] == ' ' ? close_paren[2] : '?';
+}
+
+// The number of the system call the thread sits in (the first field of /proc/<tid>/syscall),
+// read as strtol would: "running" (not in a call) reads as 0, an unreadable file as -1.
+long current_syscall(pid_t tid) {
   char buf[64];
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return -1;
-  buf[n] = '\0';
-  return std::strtol(buf, nullptr, 10);
+  if (read_task_file(tid, "syscall", buf, sizeof buf) <= 0) return -1;
+  const char* p = buf;
+  while (*p == ' ' || *p == '\t' || *p == '\n') ++p;
+  const bool negative = *p == '-';
+  if (*p == '-' || *p == '+') ++p;
+  long value = 0;
+  while (*p >= '0' && *p <= '9') value = value * 10 + (*p++ - '0');
+  return negative ? -value : value;
 }
 
 // While nobody holds the baton (every controlled thread waits for an escaped one), the watchdog
@@ -110,7 +139,9 @@ void restart_from_rejoin() {
 
 std::uint64_t monotonic_ns() {
   timespec now{};
-  clock_gettime(CLOCK_MONOTONIC, &now);  // the watchdog is not a controlled thread: real time
+  // Real time (the watchdog is not a controlled thread), and a real system call: the vDSO is
+  // reached only through libc's wrapper, which the shim interposes.
+  raw_syscall(SYS_clock_gettime, CLOCK_MONOTONIC, reinterpret_cast<long>(&now));
   return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000 + static_cast<std::uint64_t>(now.tv_nsec);
 }
 
@@ -121,7 +152,7 @@ std::uint64_t thread_cpu_ns(const Thread* t) {
   constexpr clockid_t kPerThreadSchedClock = 4 | 2;  // CPUCLOCK_PERTHREAD_MASK | CPUCLOCK_SCHED
   const clockid_t clock = static_cast<clockid_t>((~static_cast<unsigned>(t->os_tid)) << 3) | kPerThreadSchedClock;
   timespec used{};
-  if (clock_gettime(clock, &used) != 0) return 0;
+  if (raw_syscall(SYS_clock_gettime, clock, reinterpret_cast<long>(&used)) != 0) return 0;
   return static_cast<std::uint64_t>(used.tv_sec) * 1'000'000'000 + static_cast<std::uint64_t>(used.tv_nsec);
 }
 
@@ -135,7 +166,7 @@ long check_interval_ns(std::uint64_t spin_budget_ns) {
   return half < kMinIntervalNs ? kMinIntervalNs : (half > kBusyIntervalNs ? kBusyIntervalNs : half);
 }
 
-void* watchdog_main(void*) {
+int watchdog_main(void*) {
   const std::uint64_t spin_budget_ns = spin_budget_us() * 1000;
   Thread* last_holder = nullptr;
   std::uint64_t last_steps = 0;
@@ -147,8 +178,9 @@ void* watchdog_main(void*) {
   for (;;) {
     timespec interval{0, check_interval_ns(spin_budget_ns)};
     std::uint32_t seen = g_watchdog_word.load(std::memory_order_acquire);
-    REAL(syscall)(SYS_futex, &g_watchdog_word, FUTEX_WAIT_PRIVATE, seen, &interval, nullptr, 0);
-    if (!g_rt.active || g_watchdog_stop.load(std::memory_order_acquire)) return nullptr;
+    raw_syscall(SYS_futex, reinterpret_cast<long>(&g_watchdog_word), FUTEX_WAIT_PRIVATE, seen,
+                reinterpret_cast<long>(&interval));
+    if (!g_rt.active || g_watchdog_stop.load(std::memory_order_acquire)) return 0;  // the thread exits
     Thread* holder = __atomic_load_n(&g_rt.current, __ATOMIC_ACQUIRE);
     if (holder == nullptr) {
       if (g_rejoin_pending.load(std::memory_order_acquire) != 0) restart_from_rejoin();
@@ -172,7 +204,7 @@ void* watchdog_main(void*) {
     } else if (now - sleeping_since >= kBlockedNs) {
       sleeping_since = now;
       g_stuck_syscall = current_syscall(holder->os_tid);
-      syscall(SYS_tgkill, g_rt.pid, holder->os_tid, release_signal());
+      raw_syscall(SYS_tgkill, g_rt.pid, holder->os_tid, release_signal());
     }
   }
 }
@@ -187,15 +219,71 @@ void install_release_handler() {
   sigaction(release_signal(), &sa, nullptr);
 }
 
+namespace {
+
+// The watchdog's own thread: started with a raw clone(), not pthread_create. A run starts it
+// anew every time (a served run is forked from a snapshot without threads), and pthread_create
+// costs a stack mapping with a guard page, a copy of the static TLS, the robust list and rseq
+// registrations and two signal-mask changes; clone() into static storage costs one system call.
+// It also keeps the watchdog out of libc's sight, which is what "invisible to the test" asks for:
+// libc does not count it among the process's threads (the last of the test's threads ends the
+// process with exit(0) itself, as without ctrlsched) and no libc-wide operation (setxid, fork
+// handlers, thread lists) reaches it. In return it has no libc thread state: it calls no libc
+// function that uses one (see above) and no interposed function, and reads and writes only the
+// engine's words, as before. Its thread pointer is a TCB of its own (g_watchdog_tcb), never the
+// creating thread's, so a TLS access it made by mistake could not touch a test thread's errno,
+// and the stack protector's and pointer mangling's guards, read at fixed offsets of the TCB, are
+// the process's. Every signal is blocked in it: a signal the test sends to the process is handled
+// by one of the test's threads, never by the watchdog.
+constexpr std::size_t kWatchdogStackBytes = 64 * 1024;
+alignas(64) unsigned char g_watchdog_stack[kWatchdogStackBytes];
+
+// The first words of glibc's x86-64 TCB (tcbhead_t): the self pointers that %fs-relative code
+// dereferences, and the guards at their ABI offsets (0x28: the stack protector's canary, which
+// GCC reads as %fs:0x28; 0x30: the pointer guard). The rest stays zero, the size of libc's
+// per-thread structure, so that any read of a thread field finds zeros in memory of our own.
+struct alignas(64) WatchdogTcb {
+  void* tcb;
+  void* dtv;
+  void* self;
+  int multiple_threads;
+  int gscope_flag;
+  std::uintptr_t sysinfo;
+  std::uintptr_t stack_guard;
+  std::uintptr_t pointer_guard;
+  unsigned char zeros[4096 - 7 * sizeof(void*)];
+};
+static_assert(offsetof(WatchdogTcb, stack_guard) == 0x28 && offsetof(WatchdogTcb, pointer_guard) == 0x30);
+WatchdogTcb g_watchdog_tcb;
+
+std::uintptr_t creator_tcb_word(std::size_t offset) {
+  std::uintptr_t value;
+  __asm__("movq %%fs:(%1), %0" : "=r"(value) : "r"(offset));
+  return value;
+}
+
+}  // namespace
+
 void start_watchdog() {
   if (g_watchdog_started.exchange(true)) return;
-  pthread_t thread;
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-  pthread_attr_setstacksize(&attr, 64 * 1024);
-  REAL(pthread_create)(&thread, &attr, watchdog_main, nullptr);
-  pthread_attr_destroy(&attr);
+  g_watchdog_tcb.tcb = &g_watchdog_tcb;
+  g_watchdog_tcb.self = &g_watchdog_tcb;
+  g_watchdog_tcb.stack_guard = creator_tcb_word(offsetof(WatchdogTcb, stack_guard));
+  g_watchdog_tcb.pointer_guard = creator_tcb_word(offsetof(WatchdogTcb, pointer_guard));
+  // The new thread inherits the signal mask: block everything around the clone (raw, as glibc's
+  // sigprocmask would not block its own internal signals, and the shim's wrappers are not for
+  // shim code).
+  std::uint64_t all = ~std::uint64_t{0};
+  std::uint64_t previous = 0;
+  raw_syscall(SYS_rt_sigprocmask, SIG_SETMASK, reinterpret_cast<long>(&all), reinterpret_cast<long>(&previous),
+              sizeof all);
+  constexpr int kThreadFlags =
+      CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS;
+  // glibc's clone() runs watchdog_main on the new stack and ends the thread (exit, not
+  // exit_group) when it returns; it touches no thread state in the new thread.
+  ::clone(watchdog_main, g_watchdog_stack + kWatchdogStackBytes, kThreadFlags, nullptr, static_cast<pid_t*>(nullptr),
+          static_cast<void*>(&g_watchdog_tcb), static_cast<pid_t*>(nullptr));
+  raw_syscall(SYS_rt_sigprocmask, SIG_SETMASK, reinterpret_cast<long>(&previous), 0, sizeof previous);
 }
 
 void stop_watchdog() {

@@ -157,6 +157,12 @@ ExitCode run_seeds(const CommandLine& cl) {
     header.shard_count = shard->count;
   }
   header.spec = spec_from_options(o);
+  // The fork servers start while the driver calibrates (served by the first of them): a second
+  // slot's server is ready when the seeds begin.
+  if (!o.no_fork_server) {
+    const std::uint64_t seeds_here = shard ? seeds_in_shard(*o.seeds, *shard) : *o.seeds;
+    start_fork_servers_ahead(target, static_cast<unsigned>(std::min<std::uint64_t>(header.jobs, seeds_here)));
+  }
   std::optional<CalibrationLimit> limit;  // set when a calibration run reached --max-steps
   if (header.spec.strategy == StrategyKind::Pct && header.spec.pct_steps == 0) {
     header.spec.pct_steps = calibrate_pct_steps(target, header.spec, *o.timeout, cl.target, &limit, !o.no_fork_server);

@@ -35,7 +35,8 @@ RunSpec calibration_spec(const RunSpec& spec, std::uint64_t seed) {
 }
 
 // The kCalibrationRuns runs, one at a time, on one pool: with `fork_server`, served by one fork
-// server like the seeds that follow (its runs report exactly what exec'd ones do).
+// server like the seeds that follow (its runs report exactly what exec'd ones do), and the same
+// server then serves the seeds' first slot (PoolOptions::keep_fork_servers).
 std::vector<CalibrationRun> calibration_runs(const LaunchTarget& target, const RunSpec& spec, double timeout_seconds,
                                              const std::string& target_name, bool fork_server) {
   PoolOptions options;
@@ -44,6 +45,7 @@ std::vector<CalibrationRun> calibration_runs(const LaunchTarget& target, const R
   options.capture_output = true;  // the calibration run's output is never shown
   options.fork_server = fork_server;
   options.say_refusal = false;  // the seeds' pool says it (worker_pool.h)
+  options.keep_fork_servers = fork_server;  // its server serves the seeds (or the next calibration)
   ClassifyContext context;  // raw frames: only the step count matters here
   context.timeout_seconds = timeout_seconds;
   std::vector<CalibrationRun> runs(kCalibrationRuns);

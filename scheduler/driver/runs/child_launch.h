@@ -39,6 +39,7 @@ struct LaunchTarget {
   std::string shim_path;
   // --private-cwd: each run starts in a fresh empty directory (private_directory.h).
   bool private_cwd = false;
+  friend bool operator==(const LaunchTarget&, const LaunchTarget&) = default;
 };
 
 // Checks the target (target_check.h), finds the shim and builds what every run executes.

@@ -72,6 +72,12 @@ void stop_process(pid_t pid) {
 
 std::optional<ForkServer> ForkServer::start(const LaunchTarget& target, int cpu, std::chrono::duration<double> timeout,
                                             std::string* why_not) {
+  std::optional<ForkServer> server = spawn(target, cpu, why_not);
+  if (!server || !server->await_hello(timeout, why_not)) return std::nullopt;
+  return server;
+}
+
+std::optional<ForkServer> ForkServer::spawn(const LaunchTarget& target, int cpu, std::string* why_not) {
   int sockets[2];
   if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sockets) != 0) {
     *why_not = std::string("socketpair failed: ") + std::strerror(errno);
@@ -92,22 +98,28 @@ std::optional<ForkServer> ForkServer::start(const LaunchTarget& target, int cpu,
   }
   ::close(sockets[1]);
   if (null_fd >= 0) ::close(null_fd);
-  ForkServer server(pid, sockets[0]);
+  return ForkServer(pid, sockets[0]);
+}
+
+bool ForkServer::await_hello(std::chrono::duration<double> timeout, std::string* why_not) {
+  if (!hello_pending_) return true;
   const int timeout_ms = static_cast<int>(std::chrono::duration<double, std::milli>(timeout).count());
-  const std::optional<ForkServerPacket> hello = receive(server.socket_, timeout_ms, true);
-  if (interrupted()) throw Interrupted();  // `server` goes down with the stack
+  const std::optional<ForkServerPacket> hello = receive(socket_, timeout_ms, true);
+  if (interrupted()) throw Interrupted();  // the caller's server object stops it
   if (!hello || hello->kind != ForkServerMessage::Hello) {
     *why_not = "the test did not start as a fork server";
-    return std::nullopt;
+    return false;
   }
   if (!hello->ok) {
     *why_not = hello->text;
-    return std::nullopt;
+    return false;
   }
-  return server;
+  hello_pending_ = false;
+  return true;
 }
 
-ForkServer::ForkServer(ForkServer&& other) noexcept : pid_(other.pid_), socket_(other.socket_) {
+ForkServer::ForkServer(ForkServer&& other) noexcept
+    : pid_(other.pid_), socket_(other.socket_), hello_pending_(other.hello_pending_) {
   other.pid_ = -1;
   other.socket_ = -1;
 }
@@ -117,8 +129,9 @@ ForkServer::~ForkServer() {
   // The server keeps the next run's process forked and waiting for a request. At end of file
   // that child exits, the server reaps it and exits too: let it, briefly, so that the child is
   // not orphaned (killed by its death signal, it would wait for init to reap it). A server busy
-  // with a run, or stuck, is killed after the grace time as before.
-  if (pid_ > 0 && socket_ >= 0) {
+  // with a run, or stuck, is killed after the grace time as before. A server whose hello never
+  // came forked no run yet (or one in its own process group, killed with it): stopped at once.
+  if (pid_ > 0 && socket_ >= 0 && !hello_pending_) {
     const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
     if (pidfd >= 0) {
       pollfd fd{pidfd, POLLIN, 0};

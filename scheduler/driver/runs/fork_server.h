@@ -28,6 +28,12 @@ class ForkServer {
   // before main, the shim never answered, ...); the caller then execs every run.
   static std::optional<ForkServer> start(const LaunchTarget& target, int cpu, std::chrono::duration<double> timeout,
                                          std::string* why_not);
+  // start() in two halves, so that several servers can start at once, or one while the driver
+  // does other work: spawn() execs the server and returns without waiting for its hello;
+  // await_hello() waits for it (a no-op once it came) and says false, with the reason, when the
+  // program cannot be served. launch() needs a server whose hello came.
+  static std::optional<ForkServer> spawn(const LaunchTarget& target, int cpu, std::string* why_not);
+  bool await_hello(std::chrono::duration<double> timeout, std::string* why_not);
   ForkServer(ForkServer&& other) noexcept;
   ForkServer& operator=(ForkServer&&) = delete;
   ForkServer(const ForkServer&) = delete;
@@ -50,6 +56,7 @@ class ForkServer {
   ForkServer(pid_t pid, int socket) : pid_(pid), socket_(socket) {}
   pid_t pid_ = -1;
   int socket_ = -1;
+  bool hello_pending_ = true;
 };
 
 }  // namespace ctrlsched::driver

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <list>
 
 #include "exit_codes.h"
 #include "runs/stop_request.h"
@@ -33,6 +34,56 @@ bool g_fork_server_refused = false;
 std::string g_refusal_reason;
 bool g_refusal_said = false;
 
+// Fork servers kept idle between the pools of one command (PoolOptions::keep_fork_servers), each
+// with the target it runs and the CPU it is pinned to. A kept server is in the state a pool's
+// server is in between two of its runs (the last run reported, the next child forked ahead and
+// waiting), and its runs report exactly what exec'd ones do (docs/fork-server.md), so which pool
+// started it changes no result. They stay registered children (a second Ctrl-C kills them).
+struct IdleForkServer {
+  LaunchTarget target;
+  int cpu;
+  ForkServer server;
+};
+
+std::list<IdleForkServer>& idle_fork_servers() {
+  // Destroyed at exit, which stops what a command that ended early (an error between its
+  // calibration and its seeds) has left idle; normally the next pool has taken or stopped them.
+  static std::list<IdleForkServer> servers;
+  return servers;
+}
+
+std::optional<ForkServer> take_idle_fork_server(const LaunchTarget& target, int cpu) {
+  std::list<IdleForkServer>& idle = idle_fork_servers();
+  for (auto it = idle.begin(); it != idle.end(); ++it) {
+    if (it->cpu != cpu || !(it->target == target)) continue;
+    std::optional<ForkServer> server(std::move(it->server));
+    idle.erase(it);
+    return server;
+  }
+  return std::nullopt;
+}
+
+void stop_idle_fork_servers() {
+  std::list<IdleForkServer>& idle = idle_fork_servers();
+  for (IdleForkServer& kept : idle) {
+    const pid_t pid = kept.server.pid();
+    { ForkServer stopping(std::move(kept.server)); }  // closes the socket, waits, kills and reaps
+    unregister_child(pid);
+  }
+  idle.clear();
+}
+
+// The CPUs of a pool's slots: slot i on the i-th allowed CPU counted from `first_cpu`.
+std::vector<int> slot_cpus(std::size_t slots, int first_cpu) {
+  const std::vector<int> cpus = allowed_cpus();
+  std::vector<int> chosen(slots, -1);
+  if (cpus.empty()) return chosen;
+  const auto here = std::find(cpus.begin(), cpus.end(), first_cpu);
+  const std::size_t first = here == cpus.end() ? 0 : static_cast<std::size_t>(here - cpus.begin());
+  for (std::size_t i = 0; i < slots; ++i) chosen[i] = cpus[(first + i) % cpus.size()];
+  return chosen;
+}
+
 int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
 
 [[noreturn]] void pool_internal(const std::string& what) {
@@ -43,17 +94,38 @@ int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pi
 
 WorkerPool::WorkerPool(LaunchTarget target, PoolOptions options)
     : target_(std::move(target)), options_(std::move(options)) {
-  const std::vector<int> cpus = allowed_cpus();
   // Slot i runs on the i-th allowed CPU counted from the one this driver runs on: the kernel put
   // it on a CPU with room, so two ctrlsched commands at once (ctest -j2, a CI matrix) do not both
   // pin their runs to the first CPU while the other idles. Which CPU runs a test changes no
   // result (time is virtual), only how fast.
-  const auto here = std::find(cpus.begin(), cpus.end(), ::sched_getcpu());
-  const std::size_t first = here == cpus.end() ? 0 : static_cast<std::size_t>(here - cpus.begin());
+  // A fork server kept by the pool before (the calibration runs') serves slot 0 on its own CPU.
+  int first_cpu = ::sched_getcpu();
+  if (options_.fork_server) {
+    for (const IdleForkServer& kept : idle_fork_servers()) {
+      if (kept.target != target_) continue;
+      first_cpu = kept.cpu;
+      break;
+    }
+  }
   slots_.resize(std::max(1u, options_.jobs));
+  const std::vector<int> cpus = slot_cpus(slots_.size(), first_cpu);
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     if (options_.capture_output) slots_[i].capture.emplace();
-    if (!cpus.empty()) slots_[i].cpu = cpus[(first + i) % cpus.size()];
+    slots_[i].cpu = cpus[i];
+  }
+}
+
+void start_fork_servers_ahead(const LaunchTarget& target, unsigned jobs) {
+  if (g_fork_server_refused || target.private_cwd) return;
+  for (const int cpu : slot_cpus(std::max(1u, jobs), ::sched_getcpu())) {
+    const bool have_one = std::any_of(idle_fork_servers().begin(), idle_fork_servers().end(),
+                                      [&](const IdleForkServer& kept) { return kept.cpu == cpu && kept.target == target; });
+    if (have_one) continue;
+    std::string why_not;  // a server that cannot even be spawned is tried again, and reported, by serve()
+    if (std::optional<ForkServer> spawned = ForkServer::spawn(target, cpu, &why_not)) {
+      register_child(spawned->pid());
+      idle_fork_servers().push_back(IdleForkServer{target, cpu, std::move(*spawned)});
+    }
   }
 }
 
@@ -63,7 +135,22 @@ bool WorkerPool::serve(Slot& slot, const RunJob& job) {
   if (target_.private_cwd) return false;
   if (slot.server) return true;
   if (!g_fork_server_refused) {
-    if (std::optional<ForkServer> started = ForkServer::start(target_, slot.cpu, options_.timeout, &g_refusal_reason)) {
+    if (std::optional<ForkServer> kept = take_idle_fork_server(target_, slot.cpu)) {
+      // One started ahead (start_fork_servers_ahead) may not have said hello yet.
+      bool ready = false;
+      try {
+        ready = kept->await_hello(options_.timeout, &g_refusal_reason);
+      } catch (...) {
+        unregister_child(kept->pid());
+        throw;
+      }
+      if (ready) {
+        slot.server.emplace(std::move(*kept));
+        return true;
+      }
+      unregister_child(kept->pid());
+    } else if (std::optional<ForkServer> started =
+                   ForkServer::start(target_, slot.cpu, options_.timeout, &g_refusal_reason)) {
       slot.server.emplace(std::move(*started));
       register_child(slot.server->pid());  // a second Ctrl-C kills it from the signal handler
       return true;
@@ -185,7 +272,26 @@ void WorkerPool::stop_servers() {
   for (Slot& slot : slots_) stop_server(slot);
 }
 
-WorkerPool::~WorkerPool() { stop_servers(); }
+void WorkerPool::keep_servers() {
+  for (Slot& slot : slots_) {
+    // Only a server between two runs is kept: run() returns with none in flight, and a server
+    // that failed to report a killed run was stopped by kill_all().
+    if (!slot.server || slot.pid >= 0) continue;
+    idle_fork_servers().push_back(IdleForkServer{target_, slot.cpu, std::move(*slot.server)});
+    slot.server.reset();
+  }
+}
+
+WorkerPool::~WorkerPool() {
+  if (options_.keep_fork_servers) {
+    keep_servers();
+    return;
+  }
+  stop_servers();
+  // A pool of fork servers that keeps none is the command's last (the seeds after their
+  // calibration): whatever is still idle has no run left to serve.
+  if (options_.fork_server) stop_idle_fork_servers();
+}
 
 void WorkerPool::run(std::uint64_t count, const std::function<RunJob(std::uint64_t)>& make_job,
                      const std::function<bool(const FinishedRun&)>& on_done) {
@@ -252,8 +358,10 @@ void WorkerPool::run(std::uint64_t count, const std::function<RunJob(std::uint64
     }
   } catch (...) {
     kill_all();
-    // A stop or an error ends this pool's work: the servers go now, not whenever the pool does.
+    // A stop or an error ends this pool's work: the servers go now, not whenever the pool does,
+    // and so do those kept idle for a next pool (a stop ends the command).
     stop_servers();
+    stop_idle_fork_servers();
     throw;
   }
 }

@@ -51,12 +51,17 @@ struct PoolOptions {
   // not: a program that cannot run at all fails there with its one error line, and for one that
   // only cannot be served, the seeds' pool says it (the refusal holds for the whole command).
   bool say_refusal = true;
+  // Keep this pool's fork servers, idle, for the next pool of the same target in this command
+  // instead of stopping them: the calibration runs' pool does, so that the seeds that follow are
+  // served by the server that is already running (a server's start is most of a command's fixed
+  // cost). A pool that does not keep its servers stops those left idle when it ends.
+  bool keep_fork_servers = false;
 };
 
 class WorkerPool {
  public:
   WorkerPool(LaunchTarget target, PoolOptions options);
-  ~WorkerPool();  // stops the fork servers
+  ~WorkerPool();  // stops the fork servers, or keeps them idle (PoolOptions::keep_fork_servers)
 
   // Runs indices [0, count). make_job(i) is called in index order just before run i starts;
   // on_done is called once per finished run, in completion order; when it returns false no new
@@ -92,11 +97,19 @@ class WorkerPool {
   void kill_all();       // kills and reaps every run in flight, within a bounded time
   void stop_server(Slot& slot);
   void stop_servers();
+  void keep_servers();  // hands the slots' servers, idle, to the next pool
 
   LaunchTarget target_;
   PoolOptions options_;
   std::vector<Slot> slots_;
 };
+
+// Starts the fork servers of a pool of `jobs` slots for `target` now, without waiting for them,
+// and keeps them idle for the pools that follow (the calibration runs', then the seeds'), which
+// take them by CPU and wait for their hello only then. The servers thus start in parallel, with
+// each other and with the driver's work before its first run, instead of one after the other
+// when each slot's first run is due. Does nothing when the program was found unservable.
+void start_fork_servers_ahead(const LaunchTarget& target, unsigned jobs);
 
 // Runs one job on a pool of one slot and returns what finish() makes of it.
 template <typename Result>
