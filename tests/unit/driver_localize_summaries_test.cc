@@ -99,6 +99,34 @@ TEST_CASE("Falcon patterns are read, ranked and rendered with names", "[localize
   CHECK(json["patterns"][1]["passed"] == 1);
 }
 
+TEST_CASE("two statements of one line are told apart by their column when they would print alike",
+          "[localize_summaries]") {
+  // Offset o (looked up at o - 1) is line (o - 1) / 16, column (o - 1) % 16, function "f": 0x22
+  // and 0x26 are two statements of line 2 (a member's default initializer and the constructor
+  // body, say), 0x33 the only one of line 3.
+  const auto symbolize = [](std::string_view frame) {
+    const auto plus = frame.rfind("+0x");
+    const std::uint32_t offset = static_cast<std::uint32_t>(std::stoul(std::string(frame.substr(plus + 3)), nullptr, 16));
+    return SourceLocation{std::string(frame), "f", "/src/ctor.cc", offset / 16, offset % 16};
+  };
+  RecordBuffer failing;
+  failing.record().config.collectors = kCollectFalcon;
+  failing.falcon().magic = kFalconPatternsMagic;
+  add_pattern(failing.falcon(), FalconKind::R1W2, 0x33, 0x22, 0, 0x7ffff0001000);
+  add_pattern(failing.falcon(), FalconKind::R1W2, 0x33, 0x26, 0, 0x7ffff0001000);
+  const RecordNames names(failing.record(), symbolize, {});
+  std::vector<localize::FalconRun> runs;
+  runs.push_back(*read_falcon_run(failing.record(), true, names));
+  const auto lines = render_falcon_text(localize::rank_falcon(runs), names);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].find("ctor.cc:3 f → ctor.cc:2:1 f [T2]") != std::string::npos);
+  CHECK(lines[1].find("ctor.cc:3 f → ctor.cc:2:5 f [T2]") != std::string::npos);
+  // Shown alone, a site keeps its plain name.
+  const auto first = render_falcon_text(localize::rank_falcon(runs), names, 1);
+  REQUIRE(first.size() == 1);
+  CHECK(first[0].find("ctor.cc:3 f → ctor.cc:2 f [T2]") != std::string::npos);
+}
+
 TEST_CASE("spectra are read, ranked and rendered", "[localize_summaries]") {
   RecordBuffer failing, passing;
   for (RecordBuffer* b : {&failing, &passing}) {

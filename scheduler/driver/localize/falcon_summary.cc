@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <set>
+#include <string>
 
 #include "ctrlsched/falcon_patterns.h"
 #include "ctrlsched/sync_ops.h"
@@ -93,11 +95,37 @@ std::string side_kind(const localize::FalconPatternId& id, std::uint32_t i) {
   return writes(id.kind, i) ? "W" : "R";
 }
 
+// The column of a site's statement ("12"), "" when the debug information has none.
+std::string column_of(std::uint64_t site, const RecordNames& names) {
+  const std::string statement = names.statement(site);  // "path/file.c:18:9"
+  const auto colon = statement.rfind(':');
+  if (colon == std::string::npos || colon + 1 >= statement.size() || statement.substr(colon + 1) == "0") return "";
+  return statement.substr(colon + 1);
+}
+
+// "file.c:24 f" with the column after the line ("file.c:24:50 f"): for two statements of one
+// line that would otherwise print alike (a member's default initializer and the constructor
+// body's assignment, both on the constructor's line).
+std::string with_column(const std::string& name, const std::string& column) {
+  const auto space = name.find(' ');
+  return column.empty() ? name : name.substr(0, space) + ":" + column + (space == std::string::npos ? "" : name.substr(space));
+}
+
 }  // namespace
 
 std::vector<std::string> render_falcon_text(const localize::FalconRanking& ranking, const RecordNames& names,
                                             std::size_t limit) {
   std::vector<std::string> lines;
+  // Names that more than one shown site prints as get their column.
+  std::map<std::string, std::set<std::uint64_t>> sites_named;
+  for (std::size_t k = 0; k < ranking.patterns.size() && (limit == 0 || k < limit); ++k) {
+    const localize::RankedFalconPattern& p = ranking.patterns[k];
+    for (std::uint32_t i = 0; i < falcon_kind_length(p.id.kind); ++i) sites_named[names.site(p.id.sites[i])].insert(p.id.sites[i]);
+  }
+  const auto site_text = [&](std::uint64_t site) {
+    const std::string name = names.site(site);
+    return sites_named[name].size() > 1 ? with_column(name, column_of(site, names)) : name;
+  };
   for (const localize::RankedFalconPattern& p : ranking.patterns) {
     if (limit != 0 && lines.size() == limit) break;
     char head[48];
@@ -106,7 +134,7 @@ std::vector<std::string> render_falcon_text(const localize::FalconRanking& ranki
     std::string line = head + location_text(p.example, names) + "  ";
     for (std::uint32_t i = 0; i < falcon_kind_length(p.id.kind); ++i) {
       if (i) line += " → ";
-      line += names.site(p.id.sites[i]);
+      line += site_text(p.id.sites[i]);
       if (role_of(i) == 2) line += " [T" + std::to_string(p.example.threads[1]) + "]";
     }
     line += "   failing " + std::to_string(p.failed) + "/" + std::to_string(ranking.total_failed) + " · passing " +
