@@ -75,3 +75,29 @@ TEST_CASE("counterfactual: a ride-along pattern is no longer confirmed, the true
   CHECK(contains(r.process.out, "the order matters"));
   CHECK(contains(r.process.out, "the opposite order fails as often"));
 }
+
+TEST_CASE("counterfactual: an order in a loop whose control leans its way gets a second look", "[counterfactual]") {
+  // work_claim (tests/eval/corpus): two workers claim items by reading the next index in one
+  // critical section and advancing it in another, in a loop. Forced at the failing iteration,
+  // Locon's stale read R@23 → W@28 fails in every run where it completed; its opposite order fails
+  // often too, because the other iterations stay free (10 of 13 over the first 20 seeds, Fisher
+  // p = 0.087). Each look is at half the level; the second, over twice the seeds, decides.
+  TempDir dir;
+  const SeedsRun r = run_seeds(dir, binary("corpus_inst", "work_claim"),
+                               {"--seeds", "1000", "--strategy", "pct", "--localize", "-j2"});
+  INFO(r.describe());
+  REQUIRE(r.json.is_object());
+  const Json& findings = r.json.at("localization").at("locon").at("findings");
+  REQUIRE(!findings.empty());
+  const Json& c = findings.at(0).at("confirmation");
+  INFO(c.dump());
+  CHECK(c.at("verdict") == "confirmed");
+  CHECK(c.at("forced_runs").get<int>() == 2 * c.at("requested_runs").get<int>());
+  REQUIRE(c.contains("counterfactual"));
+  const Json& opposite = c.at("counterfactual");
+  CHECK(opposite.at("looks") == 2);
+  CHECK(opposite.at("outcome") == "order matters");
+  CHECK(opposite.at("test").at("alpha").get<double>() == Approx(0.025));
+  CHECK(opposite.at("test").at("p_lower").get<double>() < 0.025);
+  CHECK(opposite.at("forced_runs") == c.at("forced_runs"));
+}

@@ -203,7 +203,7 @@ CounterfactualResult force_counterfactual(const LaunchTarget& target, DirectedBa
                                           const std::vector<std::string>& step_names,
                                           const FailureIdentity& original, const ConfirmRequest& request,
                                           const ConfirmationResult& forced, const ClassifyContext& context,
-                                          const std::string& target_name) {
+                                          const std::string& target_name, std::size_t looks) {
   const std::vector<std::vector<std::uint32_t>> orders = counterfactual_orders(attempts[chosen]);
   if (orders.empty()) return {};  // NotRun: a single role has no opposite order
   batch.keep_failing_schedules = false;
@@ -239,7 +239,7 @@ CounterfactualResult force_counterfactual(const LaunchTarget& target, DirectedBa
     }
     // The first serial order is tested at kCounterfactualAlpha; the second only rescues a first
     // one that was realized and did not decide, at half that level.
-    const std::size_t tests = first ? 2 : 1;
+    const std::size_t tests = (first ? 2 : 1) * looks;
     const CounterfactualDecision d =
         refuted ? decide_necessity(r.completed, r.failed, request.baseline_rate, tests)
                 : decide_counterfactual({forced.completed, forced.failed, r.completed, r.failed}, tests);
@@ -378,8 +378,48 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
   // Confirmed: the opposite order must fail less often. Refuted: the opposite order must not make
   // the failure rarer than the baseline, or the order is needed (counterfactual.h).
   if (request.counterfactual_control && (c.verdict == Verdict::Confirmed || c.verdict == Verdict::Refuted)) {
-    apply_counterfactual(c, force_counterfactual(target, batch, attempts, chosen, *attempt_names[chosen],
-                                                 chosen_original, request, c, context, target_name));
+    // A confirmed order's control may look twice, each look at half the level: once over the
+    // forced seeds, and, when that look leans the order's way without deciding, again over twice
+    // as many (docs/forcing.md, "The counterfactual control": inside a loop both orders fail
+    // often, the other iterations being free, and 15 runs cannot tell 100% from 77%).
+    const bool confirmed = c.verdict == Verdict::Confirmed;
+    const std::size_t looks = confirmed ? 2 : 1;
+    CounterfactualResult control = force_counterfactual(target, batch, attempts, chosen, *attempt_names[chosen],
+                                                        chosen_original, request, c, context, target_name, looks);
+    const auto rate = [](std::uint64_t failed, std::uint64_t completed) {
+      return completed == 0 ? 0.0 : static_cast<double>(failed) / static_cast<double>(completed);
+    };
+    const bool leans = control.outcome == CounterfactualOutcome::FailsAsOften &&
+                       control.completed >= kMinCompletedRuns && control.p_lower < kSecondLookBelow &&
+                       rate(c.failed, c.completed) > rate(control.failed, control.completed);
+    if (confirmed && leans && runs.size() < kMaxForcedRuns) {
+      DirectedBatch next = batch;
+      next.directive = attempts[chosen];
+      next.base.seed = batch.base.seed + runs.size();
+      next.seeds = std::min<std::uint64_t>(runs.size(), kMaxForcedRuns - runs.size());
+      std::vector<DirectedRun> more_runs = run_directed(target, next, context, target_name);
+      c.attempt_runs += more_runs.size();
+      runs.insert(runs.end(), std::make_move_iterator(more_runs.begin()), std::make_move_iterator(more_runs.end()));
+      const std::string binding = c.binding;
+      const auto tried_before = c.bindings_tried;
+      const auto attempt_runs = c.attempt_runs;
+      const auto requested = c.requested_runs;
+      const auto in_context = c.in_context;
+      c = tally_confirmation(runs, chosen_original, request.baseline_rate, &attempts[chosen], *attempt_names[chosen],
+                             request.symptom || request.passing_only);
+      c.binding = binding;
+      c.bindings_tried = tried_before;
+      c.attempt_runs = attempt_runs;
+      c.requested_runs = requested;
+      c.in_context = in_context;
+      batch.seeds = runs.size();
+      if (c.verdict == Verdict::Confirmed) {
+        control = force_counterfactual(target, batch, attempts, chosen, *attempt_names[chosen], chosen_original,
+                                       request, c, context, target_name, looks);
+        control.looks = 2;
+      }
+    }
+    if (c.verdict == Verdict::Confirmed || c.verdict == Verdict::Refuted) apply_counterfactual(c, control);
   }
   if (!c.failing_seed || !request.save_dir) return c;
   const DirectedRun& first = runs[static_cast<std::size_t>(*c.failing_seed - batch.base.seed)];
@@ -468,6 +508,7 @@ nlohmann::json confirmation_json(const ConfirmationResult& c) {
                   {"alpha", o.alpha},
                   {"p_lower", o.p_lower}};
     if (!o.reason.empty()) cf["reason"] = o.reason;
+    if (o.looks == 2) cf["looks"] = o.looks;
     j["counterfactual"] = std::move(cf);
   }
   if (c.in_context) {

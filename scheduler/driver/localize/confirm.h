@@ -116,8 +116,13 @@ struct CounterfactualResult {
   std::string binding;             // binding_text of the opposite directive used
   std::uint64_t attempt_runs = 0;  // forced runs over all bindings (and serial orders) tried
   std::string reason;              // unrealized: where it stalled
-  double alpha = kCounterfactualAlpha;  // the test's level: kCounterfactualAlpha / serial orders tried
+  double alpha = kCounterfactualAlpha;  // the test's level: kCounterfactualAlpha / (serial orders tried × looks)
+  int looks = 1;                   // 2 when a second look over twice the seeds decided
 };
+
+// A confirmed order's control that leans its way (the order fails more often than its opposite)
+// without deciding, at a one-sided Fisher p below this, gets a second look over twice the seeds.
+inline constexpr double kSecondLookBelow = 0.5;
 
 struct ConfirmationResult {
   std::uint64_t forced_runs = 0;

@@ -63,6 +63,7 @@ std::string render_counterfactual(const CounterfactualResult& o, const std::stri
             (o.outcome == CounterfactualOutcome::OrderMatters ? ": the order matters" : ": the order does not");
   }
   if (o.failed_other > 0) text += ", " + std::to_string(o.failed_other) + " failed another way";
+  if (o.looks == 2) text += "; second look, over twice the seeds";
   if (!o.binding.empty() && o.binding != "roles bind at first match") text += "; binding: " + o.binding;
   return text + "\n";
 }
