@@ -125,6 +125,20 @@ TEST_CASE("two statements of one line are told apart by their column when they w
   const auto first = render_falcon_text(localize::rank_falcon(runs), names, 1);
   REQUIRE(first.size() == 1);
   CHECK(first[0].find("ctor.cc:3 f → ctor.cc:2 f [T2]") != std::string::npos);
+  // Two sites of one statement (a read and a write of `counter++`: one column) print alike, as
+  // they are the same code: no column.
+  RecordBuffer same;
+  same.record().config.collectors = kCollectFalcon;
+  same.falcon().magic = kFalconPatternsMagic;
+  add_pattern(same.falcon(), FalconKind::R1W2, 0x33, 0x22, 0, 0x7ffff0001000);
+  add_pattern(same.falcon(), FalconKind::W1W2, 0x33, 0x22 + 16 * 0x10, 0, 0x7ffff0001000);
+  const RecordNames same_names(same.record(), [](std::string_view frame) {
+    return SourceLocation{std::string(frame), "f", "/src/ctor.cc", 2, 1};  // every site: line 2, column 1
+  }, {});
+  std::vector<localize::FalconRun> same_runs;
+  same_runs.push_back(*read_falcon_run(same.record(), true, same_names));
+  for (const std::string& line : render_falcon_text(localize::rank_falcon(same_runs), same_names))
+    CHECK(line.find("ctor.cc:2:") == std::string::npos);
 }
 
 TEST_CASE("spectra are read, ranked and rendered", "[localize_summaries]") {

@@ -116,15 +116,17 @@ std::string with_column(const std::string& name, const std::string& column) {
 std::vector<std::string> render_falcon_text(const localize::FalconRanking& ranking, const RecordNames& names,
                                             std::size_t limit) {
   std::vector<std::string> lines;
-  // Names that more than one shown site prints as get their column.
-  std::map<std::string, std::set<std::uint64_t>> sites_named;
+  // Names that shown sites of different columns print as get their column (a read and a write of
+  // one statement, `counter++`, share a column and keep the plain name).
+  std::map<std::string, std::set<std::string>> columns_named;
   for (std::size_t k = 0; k < ranking.patterns.size() && (limit == 0 || k < limit); ++k) {
     const localize::RankedFalconPattern& p = ranking.patterns[k];
-    for (std::uint32_t i = 0; i < falcon_kind_length(p.id.kind); ++i) sites_named[names.site(p.id.sites[i])].insert(p.id.sites[i]);
+    for (std::uint32_t i = 0; i < falcon_kind_length(p.id.kind); ++i)
+      columns_named[names.site(p.id.sites[i])].insert(column_of(p.id.sites[i], names));
   }
   const auto site_text = [&](std::uint64_t site) {
     const std::string name = names.site(site);
-    return sites_named[name].size() > 1 ? with_column(name, column_of(site, names)) : name;
+    return columns_named[name].size() > 1 ? with_column(name, column_of(site, names)) : name;
   };
   for (const localize::RankedFalconPattern& p : ranking.patterns) {
     if (limit != 0 && lines.size() == limit) break;
