@@ -281,6 +281,22 @@ void apply_counterfactual(ConfirmationResult& c, CounterfactualResult counterfac
   c.counterfactual = std::move(counterfactual);
 }
 
+void apply_exploration(ConfirmationResult& c, const ExplorationCounts& exploration) {
+  const CounterfactualResult& o = c.counterfactual;
+  const bool realized = o.outcome != CounterfactualOutcome::NotRun && o.outcome != CounterfactualOutcome::Unrealized;
+  if (c.verdict != Verdict::Refuted ||
+      refutation_stands(exploration, realized ? o.completed : 0, realized ? o.failed : 0)) {
+    return;
+  }
+  c.verdict = Verdict::Inconclusive;
+  c.refuted = false;
+  c.reason = "not sufficient alone (fails " + std::to_string(c.failed) + "/" + std::to_string(c.completed) +
+             " where it completed), but the exploration had this order " + association_text(exploration) +
+             ", and the opposite order never failed this way (0/" + std::to_string(o.completed) +
+             " where it completed): it may be a needed part of the cause";
+  c.exploration = exploration;
+}
+
 ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& request,
                            const ClassifyContext& context, const std::string& target_name) {
   DirectedBatch batch = request.batch;
@@ -421,6 +437,7 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
     }
     if (c.verdict == Verdict::Confirmed || c.verdict == Verdict::Refuted) apply_counterfactual(c, control);
   }
+  if (c.verdict == Verdict::Refuted && request.exploration) apply_exploration(c, *request.exploration);
   if (!c.failing_seed || !request.save_dir) return c;
   const DirectedRun& first = runs[static_cast<std::size_t>(*c.failing_seed - batch.base.seed)];
   if (!first.schedule) {
@@ -519,6 +536,16 @@ nlohmann::json confirmation_json(const ConfirmationResult& c) {
                        {"failed", r.failed},
                        {"p_above_baseline", r.p_above_baseline},
                        {"verdict", std::string(verdict_name(r.verdict))}};
+  }
+  if (c.exploration) {
+    const ExplorationCounts& e = *c.exploration;
+    j["exploration"] = {{"failing_with", e.failing_with},
+                        {"failing", e.failing},
+                        {"passing_with", e.passing_with},
+                        {"passing", e.passing},
+                        {"test", {{"name", "one-sided Fisher exact"},
+                                  {"alpha", kAssociationAlpha},
+                                  {"p", failure_association_p(e)}}}};
   }
   if (c.failing_seed) j["failing_seed"] = *c.failing_seed;
   if (!c.replay_command.empty()) {

@@ -16,6 +16,7 @@
 
 #include "ctrlsched/force_directive.h"
 #include "localize/counterfactual.h"
+#include "localize/exploration_association.h"
 #include "localize/verdict.h"
 #include "ctrlsched/run_record.h"
 #include "ctrlsched/run_spec.h"
@@ -101,6 +102,10 @@ struct ConfirmRequest {
   // A confirmed pattern's opposite order is forced over the same seeds too (counterfactual.h);
   // if it fails as often, the verdict is inconclusive.
   bool counterfactual_control = false;
+  // How often the plain runs had the order (Falcon's counts), when an analysis saw it: an order
+  // associated with the failure is not refuted unless its opposite order failed the same way
+  // (exploration_association.h).
+  std::optional<ExplorationCounts> exploration;
 };
 
 // The opposite order of a confirmed pattern, forced over the same seeds (counterfactual.h).
@@ -160,6 +165,9 @@ struct ConfirmationResult {
     Verdict verdict = Verdict::Unrealized;  // what its counts alone would decide
   };
   std::optional<InContextResult> in_context;
+  // Set when the exploration's association kept a refutation from standing
+  // (exploration_association.h): the counts it rests on.
+  std::optional<ExplorationCounts> exploration;
 };
 
 // The counts of a finished batch (pure; confirm() = run_directed + this + saving).
@@ -177,6 +185,11 @@ ConfirmationResult tally_confirmation(const std::vector<DirectedRun>& runs, cons
 // reason "the opposite order fails as often: ..."; Needed makes a refuted one inconclusive with
 // the reason "needed, not sufficient: ..."; any other outcome leaves it (pure).
 void apply_counterfactual(ConfirmationResult& c, CounterfactualResult counterfactual);
+
+// A refuted pattern that the exploration associates with the failure, and whose opposite order
+// never failed the same way, becomes inconclusive with the reason and the counts
+// (exploration_association.h); any other result is left as it is (pure).
+void apply_exploration(ConfirmationResult& c, const ExplorationCounts& exploration);
 
 ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& request,
                            const ClassifyContext& context, const std::string& target_name);

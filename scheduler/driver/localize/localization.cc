@@ -192,6 +192,7 @@ class Confirmer {
       request.passing_only_reason = s.passing_only_reason;
       request.step_names = s.step_names;
       request.counterfactual_control = true;  // a confirmed order must fail more than its opposite
+      request.exploration = exploration_counts(s.directive);
       request.batch.jobs = settings_.jobs;
       request.batch.timeout_seconds = settings_.timeout_seconds;
       request.batch.keep_failing_schedules = true;
@@ -328,15 +329,34 @@ class Confirmer {
     return false;
   }
 
-  // Why `directive` is an order the exploration saw only in passing runs, or "".
-  std::string passing_only_reason(const ForceDirective& forced) const {
-    if (falcon_ == nullptr || falcon_->total_failed == 0) return "";
-    // Compared by statement, as the ranking counts them.
+  // The directive with its sites by statement, as the ranking counts them.
+  ForceDirective by_statement(const ForceDirective& forced) const {
     ForceDirective directive = forced;
     for (std::uint32_t i = 0; statement_of_ != nullptr && i < directive.count && i < kMaxForceSteps; ++i) {
       const auto it = statement_of_->find(directive.steps[i].site);
       if (it != statement_of_->end()) directive.steps[i].site = it->second;
     }
+    return directive;
+  }
+
+  // How often the exploration's runs had the order of `forced`, when Falcon saw it at all
+  // (ConfirmRequest::exploration).
+  std::optional<ExplorationCounts> exploration_counts(const ForceDirective& forced) const {
+    if (falcon_ == nullptr) return std::nullopt;
+    const ForceDirective directive = by_statement(forced);
+    for (const localize::RankedFalconPattern& p : falcon_->patterns) {
+      if (!same_directive(falcon_directive(p.id), directive)) continue;
+      // A failing run "had" an order cut short by its end only on paper: the write never came.
+      return ExplorationCounts{p.failed - std::min(p.failed_cut_short, p.failed), falcon_->total_failed, p.passed,
+                               falcon_->total_passed};
+    }
+    return std::nullopt;
+  }
+
+  // Why `directive` is an order the exploration saw only in passing runs, or "".
+  std::string passing_only_reason(const ForceDirective& forced) const {
+    if (falcon_ == nullptr || falcon_->total_failed == 0) return "";
+    const ForceDirective directive = by_statement(forced);
     for (const localize::RankedFalconPattern& p : falcon_->patterns) {
       if (p.failed != 0 || p.passed == 0 || !same_directive(falcon_directive(p.id), directive)) continue;
       const bool in_a_failing_triple = std::any_of(falcon_->patterns.begin(), falcon_->patterns.end(), [&](const auto& q) {
