@@ -19,11 +19,13 @@
 namespace ctrlsched::eval {
 
 // A side's kind as the truth and the reports spell it: "R" or "W" for a memory access (also
-// from "read"/"write"), otherwise the lower-case synchronization word ("lock", "unlock",
-// "signal", "wait", "post", "semwait", "create", "join").
+// from "read"/"write", and from ConSeq's atomic kinds: "AL" an atomic load is a read, "AS" an
+// atomic store and "AX" a read-modify-write are writes, as everywhere else in the analyses),
+// otherwise the lower-case synchronization word ("lock", "unlock", "signal", "wait", "post",
+// "semwait", "create", "join").
 inline std::string normalized_kind(const std::string& text) {
-  if (text == "R" || text == "r" || text == "read") return "R";
-  if (text == "W" || text == "w" || text == "write") return "W";
+  if (text == "R" || text == "r" || text == "read" || text == "AL") return "R";
+  if (text == "W" || text == "w" || text == "write" || text == "AS" || text == "AX") return "W";
   std::string kind;
   for (const char c : text) kind += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return kind;

@@ -265,6 +265,20 @@ TEST_CASE("a global in a namespace is the header's unqualified name") {
   CHECK_FALSE(counter.is_true("stripe", sides, "(anonymous namespace)::g_other"));
 }
 
+TEST_CASE("truth: ConSeq's atomic kinds are reads and writes", "[truth]") {
+  // heldout3's replica_limits: ConSeq prints the reload's atomic store and the scaler's atomic
+  // load as "AS T1 replica_limits.cpp:20 ... → AL T2 replica_limits.cpp:25 ...".
+  const Truth limits = program("replica_limits", "// ctrlsched-truth: class=multi_variable fails=assertion\n"
+                                                 "// ctrlsched-truth: cause g_limits W1@20 R2@25\n");
+  const auto sides = ctrlsched::eval::conseq_sides(
+      "AS T1 replica_limits.c:20 apply → AL T2 replica_limits.c:25 clamp  g_limits (read 1, could read 6)");
+  REQUIRE(sides.size() == 2);
+  CHECK(sides[0].kind == "W");
+  CHECK(sides[1].kind == "R");
+  CHECK(limits.is_true("replica_limits", sides, "g_limits"));
+  CHECK(ctrlsched::eval::normalized_kind("AX") == "W");
+}
+
 TEST_CASE("truth: a Locon finding of several pairs is judged whole", "[truth]") {
   const Truth truth = program("log_queue_cv", "// ctrlsched-truth: class=condvar_check fails=assertion\n"
                                               "// ctrlsched-truth: cause g_queue R1@24 W2@26 R1@25\n");
