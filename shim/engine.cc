@@ -172,6 +172,14 @@ void release_baton(Thread* me) {
   else hand_over(me, next);
 }
 
+bool context_cut_under_lease(Thread* me) {
+  if (!g_rt.forcing->watching_cut()) return false;
+  const Candidate self{me->id, false, me->pending, me->pending_site, me->pending_address, me->pending_op, false};
+  if (!g_rt.forcing->cut_under_lease(self)) return false;
+  g_rt.lease_holder = nullptr;  // the reference run's lease ends where the directive starts
+  return true;
+}
+
 void decide(Thread* me, PointKind kind) {
   Thread* next = choose_next(me, kind);
   if (next == me || next == nullptr) return;

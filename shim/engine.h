@@ -39,12 +39,21 @@ inline bool point_is_trivial(const Thread* me) {
 
 void decide(Thread* me, PointKind kind);
 
+// A forced run in the failing run's context (docs/forcing.md): `me`, under a lease of the
+// replayed reference run, is about to perform the access where the pattern starts. The lease ends
+// there and the point is decided, so that the directive takes over before that access (its
+// opposite order must be able to hold it). Directed runs only.
+bool context_cut_under_lease(Thread* me);
+
 // A scheduling point of the running thread; it may hand the baton to another thread.
 inline void point(Thread* me, PointKind kind) {
   count_step(me);
   if (__builtin_expect(g_rejoin_pending.load(std::memory_order_relaxed) != 0, 0)) process_rejoins();
   if (g_rt.runnable == 1 && g_rt.timed_blocked == 0) return;  // only `me` can run
-  if (kind != PointKind::Yield && leased(me, g_rt.steps)) return;
+  if (kind != PointKind::Yield && leased(me, g_rt.steps) &&
+      __builtin_expect(g_rt.forcing == nullptr || !context_cut_under_lease(me), 1)) {
+    return;
+  }
   decide(me, kind);
 }
 

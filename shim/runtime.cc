@@ -175,8 +175,18 @@ bool build_strategy() {
   // would otherwise be cleared, i.e. a dozen pages touched, in every run for nothing.
   void* forcing_memory = ::operator new(sizeof(ForcingStrategy));
   if (forcing) {
+    // In the failing run's context the follower replays the reference run's decisions (the input
+    // log) up to the pattern, then the seed's strategy goes on. Static storage, not the heap: the
+    // test's heap must be the reference run's, or its addresses would differ from the replayed
+    // run's.
+    alignas(ContextStrategy) static unsigned char context_storage[sizeof(ContextStrategy)];
+    ContextStrategy* context = nullptr;
+    if (c.force.context != 0 && !input.empty() && !follow) {
+      context = new (context_storage) ContextStrategy(*follower, *inner);
+      inner = context;
+    }
     // The outcome is published straight into the record: a crash of the test loses nothing.
-    g_rt.forcing = new (forcing_memory) ForcingStrategy(*inner, c.force, &g_rt.record->force);
+    g_rt.forcing = new (forcing_memory) ForcingStrategy(*inner, c.force, &g_rt.record->force, context);
     inner = g_rt.forcing;
   }
   g_rt.pending_events = kind == StrategyKind::Pos;

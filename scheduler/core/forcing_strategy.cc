@@ -35,6 +35,13 @@
 //   excludes it (once per function per run).
 //  The directive is active (lease 0) until it completed (Order) or every function was entered
 //  and its switch taken (SwitchAtEntry); after that every question goes to the inner strategy.
+//  In context (ForceDirective::context, Order only): until the cut the inner ContextStrategy's
+//   follower answers everything and rules 1-6 do not apply (no hold, no immediacy, no step
+//   performed; occurrences are counted). The cut is the followed decision that runs
+//   context_thread while it is about to perform context_step at its occurrence: following stops
+//   there (ForceOutcome::context_reached), and when that access is the directive's step 0 it
+//   happens at once, as in the reference run; otherwise the rules decide that very point. A
+//   followed schedule that ends or stops fitting before the cut ends the context unreached.
 // Never allocates: every table is a fixed array member.
 #include "ctrlsched/forcing.h"
 
@@ -107,8 +114,10 @@ ForceDirective switch_at_entry_directive(std::initializer_list<std::uint64_t> fu
   return d;
 }
 
-ForcingStrategy::ForcingStrategy(Strategy& inner, const ForceDirective& directive, ForceOutcome* publish)
+ForcingStrategy::ForcingStrategy(Strategy& inner, const ForceDirective& directive, ForceOutcome* publish,
+                                 ContextStrategy* context)
     : inner_(inner),
+      context_(context),
       directive_(directive),
       kind_(valid_directive(directive) ? static_cast<ForceKind>(directive.kind) : ForceKind::None),
       hold_limit_(directive.hold_limit != 0 ? directive.hold_limit : kDefaultHoldLimit),
@@ -117,6 +126,8 @@ ForcingStrategy::ForcingStrategy(Strategy& inner, const ForceDirective& directiv
   role_thread_.fill(kNoThread);
   thread_role_.fill(kNoRole);
   created_[0] = true;  // main
+  if (kind_ != ForceKind::Order || directive_.context == 0) context_ = nullptr;
+  if (context_ != nullptr && !context_->following()) context_ = nullptr;
   if (kind_ != ForceKind::Order) return;
   // Roles bound in advance (to the threads of a reference run, docs/forcing.md "Binding").
   for (std::uint32_t r = 0; r < kMaxForceSteps; ++r) {
@@ -148,6 +159,22 @@ bool ForcingStrategy::active() const {
 
 ThreadId ForcingStrategy::next_thread(const SchedulingPoint& point) {
   last_step_ = point.step;
+  if (context_ != nullptr && !context_->following() && outcome_->context_reached == 0) note_context_lost(point);
+  if (in_context()) {
+    // At a point the reference run left to a lease, its choice was the leased thread.
+    const std::optional<ThreadId> followed = lease_cut_ ? std::optional<ThreadId>(point.current) : context_->follow(point);
+    lease_cut_ = false;
+    if (followed && !at_cut(point, *followed)) return counted(point, *followed);
+    if (!followed) {
+      note_context_lost(point);
+    } else {
+      reach_cut(point.step);
+      // The reference run performed this access now; when it is step 0, so does this run.
+      for (const Candidate& c : point.candidates) {
+        if (c.tid == *followed && step_matches_pending(0, c)) return counted(point, *followed);
+      }
+    }
+  }
   ThreadId chosen;
   if (kind_ == ForceKind::Order && outcome_->completed == 0) {
     chosen = order_choice(point);
@@ -156,8 +183,57 @@ ThreadId ForcingStrategy::next_thread(const SchedulingPoint& point) {
   } else {
     chosen = inner_.next_thread(point);
   }
+  return counted(point, chosen);
+}
+
+void ForcingStrategy::note_context_lost(const SchedulingPoint& point) {
+  if (outcome_->context_lost != 0) return;
+  outcome_->context_lost = 1;
+  outcome_->context_step = point.step;
+  if (const auto& lost = context_->lost()) {
+    const std::size_t n = std::min(lost->what.size(), sizeof outcome_->context_lost_what - 1);
+    std::copy_n(lost->what.data(), n, outcome_->context_lost_what);
+    outcome_->context_lost_what[n] = '\0';
+  }
+}
+
+ThreadId ForcingStrategy::counted(const SchedulingPoint& point, ThreadId chosen) {
   if (chosen != point.current && point.current_enabled && point.kind != PointKind::Yield) ++preemptions_;
   return chosen;
+}
+
+bool ForcingStrategy::is_cut(const Candidate& c) const {
+  const ForceStep& cut = directive_.context_step;
+  if (c.tid != directive_.context_thread) return false;
+  if (cut.occurrence != 0 && context_seen_ + 1 != cut.occurrence) return false;
+  if (cut.site != 0 && c.pending_site != cut.site) return false;
+  if (cut.access >= kForceSync) return c.pending == PendingKind::Sync && c.pending_op == cut.access - kForceSync;
+  switch (static_cast<ForceAccess>(cut.access)) {
+    case ForceAccess::Read: return c.pending == PendingKind::Read;
+    case ForceAccess::Write: return c.pending == PendingKind::Write;
+    case ForceAccess::Any: return c.pending == PendingKind::Read || c.pending == PendingKind::Write;
+    case ForceAccess::Entry: return false;
+  }
+  return false;
+}
+
+bool ForcingStrategy::at_cut(const SchedulingPoint& point, ThreadId chosen) const {
+  for (const Candidate& c : point.candidates) {
+    if (c.tid == chosen) return is_cut(c);
+  }
+  return false;
+}
+
+bool ForcingStrategy::cut_under_lease(const Candidate& self) {
+  if (!in_context() || !is_cut(self)) return false;
+  lease_cut_ = true;
+  return true;
+}
+
+void ForcingStrategy::reach_cut(std::uint64_t step) {
+  context_->stop_following();
+  outcome_->context_reached = 1;
+  outcome_->context_step = step;
 }
 
 ThreadId ForcingStrategy::order_choice(const SchedulingPoint& point) {
@@ -348,7 +424,22 @@ void ForcingStrategy::advance(ThreadId tid, std::uint64_t address) {
 
 void ForcingStrategy::observe(const TraceEvent& e) {
   if (kind_ == ForceKind::Order) {
-    if (outcome_->completed == 0 && step_matches_event(next_, e)) advance(e.thread, e.address);
+    // The cut's access performed while still following: its point had no choice (the only
+    // runnable thread). The context ends with it, and the access counts as a step if it is one.
+    if (in_context() && e.thread == directive_.context_thread && event_is_access(static_cast<EventKind>(e.kind)) &&
+        e.site == directive_.context_step.site) {
+      const std::uint32_t occurrence = directive_.context_step.occurrence;
+      const auto access = static_cast<ForceAccess>(directive_.context_step.access);
+      const bool writes = event_writes(static_cast<EventKind>(e.kind));
+      const bool kind_fits = access == ForceAccess::Any || (access == ForceAccess::Write) == writes;
+      if (kind_fits && (occurrence == 0 || context_seen_ + 1 == occurrence)) reach_cut(last_step_);
+    }
+    const bool followed = in_context();
+    if (!followed && outcome_->completed == 0 && step_matches_event(next_, e)) advance(e.thread, e.address);
+    if (followed && e.thread == directive_.context_thread && e.site == directive_.context_step.site &&
+        event_is_access(static_cast<EventKind>(e.kind))) {
+      ++context_seen_;
+    }
     // Occurrences: this thread's accesses at each step's site so far (after matching, so the
     // event being performed is the (count + 1)-th).
     if (event_is_access(static_cast<EventKind>(e.kind)) && e.thread < kMaxThreads) {

@@ -61,11 +61,16 @@ void access_slow(Thread* me, std::uintptr_t address, unsigned size, EventKind ki
   ShimEntry entry(me);
   if (g_rt.access_points) {
     if (__builtin_expect(g_rt.forcing != nullptr, 0)) {
-      // A directed strategy decides by what each stopped thread is about to do.
+      // A directed strategy decides by what each stopped thread is about to do. Its points are
+      // a plain run's (a spin-wait's read is a Yield there too): a forced run in the failing run's
+      // context replays that run's decisions point by point.
+      if (__builtin_expect(g_rt.steps >= g_rt.config.max_steps, 0))
+        note_access_past_limit(me, address, pc, value_at(address, size));
+      const bool yield = spin_yield || spin_read_streak(me, address, size, kind);
       me->pending = kind == EventKind::Read || kind == EventKind::AtomicLoad ? PendingKind::Read : PendingKind::Write;
       me->pending_site = site_of(pc);
       me->pending_address = address;
-      point(me, PointKind::Access);
+      point(me, yield ? PointKind::Yield : PointKind::Access);
       me->pending = PendingKind::None;
     } else {
       if (__builtin_expect(g_rt.steps >= g_rt.config.max_steps, 0))

@@ -6,9 +6,12 @@
 //   force_late_partner   three workers; the partner is created long after the first step
 //   force_lock_region    the first step sits in a lock region its partner needs
 //   force_symptom        an error-path store that happens only once the failure is determined
-//   force_check_first    a pair that can only happen after the partner's earlier check
+//   force_check_first    a pair that can only happen after the partner's earlier check (forced in
+//                        the failing run's context)
 //   force_flag_wakeup    a lost wakeup whose first half (the check before the flag is set) is in
 //                        every failing run but rarely fails when forced alone
+//   force_pair_half      one half of a two-variable bug in a loop: forced alone the other half
+//                        and the other iteration decide; in the failing run's context it decides
 // The true pattern must come out `confirmed` (never `refuted`); a wrong pattern must not be
 // `confirmed`; an order that cannot happen is `unrealized`, with the step that never happened.
 #include <catch2/catch.hpp>
@@ -152,7 +155,6 @@ TEST_CASE("forcing classes: a step inside a lock region the partner needs", "[fo
 TEST_CASE("forcing classes: a pair that needs the partner's earlier check is forced in context",
           "[forcing-classes]") {
   const std::string file = "force_check_first.c";
-  const int lookup = line_of(file, "for (int i = 0; i < table.count; i++)");
   const int append = line_of(file, "int slot = table.count;");
   const int count = line_of(file, "table.count++;");
   TempDir dir;
@@ -163,21 +165,21 @@ TEST_CASE("forcing classes: a pair that needs the partner's earlier check is for
   const Json& c = forced_pattern(r, "W1-R2", file, {count, append}).at("confirmation");
   INFO(c.dump());
   // Every binding of the pair alone stalls: the partner looks the name up after the count++ and
-  // returns. The pattern's verdict stays `unrealized` (its own order cannot happen), and the
-  // evidence beside it says that with the lookup first, as in the failing run, it happens and
-  // fails.
-  CHECK(c.at("verdict") == "unrealized");
-  CHECK(c.at("reason").get<std::string>().find("never reached step 2") != std::string::npos);
+  // returns. In the failing run's context (its decisions replayed up to T1's count++) the partner
+  // has already looked the name up, and the pair happens and fails; its opposite order cannot
+  // happen there, so nothing shows that the pair, rather than the earlier lookup, decides: the
+  // verdict is inconclusive, no longer `unrealized`, and never confirmed.
+  CHECK(c.at("verdict") == "inconclusive");
+  CHECK(c.at("reason").get<std::string>().find("could not be made to happen alone") != std::string::npos);
   REQUIRE(c.contains("in_context"));
   const Json& in_context = c.at("in_context");
-  CHECK(in_context.at("added").get<std::string>().find("R " + file + ":" + std::to_string(lookup) + " ") !=
-        std::string::npos);
-  CHECK(in_context.at("verdict") == "confirmed");
+  CHECK(in_context.at("context").get<std::string>().find("replayed up to its step 1") != std::string::npos);
+  CHECK(in_context.at("context_lost") == 0);
   CHECK(in_context.at("completed").get<int>() >= static_cast<int>(drv::kMinCompletedRuns));
   CHECK(in_context.at("failed").get<int>() * 2 >= in_context.at("completed").get<int>());
+  CHECK(in_context.at("outcome") == "opposite unrealized");
   REQUIRE(c.at("bindings_tried").size() == 4);
-  CHECK(c.at("bindings_tried").at(3).get<std::string>().find("its access before the order in the failing run") !=
-        std::string::npos);
+  CHECK(c.at("bindings_tried").at(3).get<std::string>().find("in the failing run's context") != std::string::npos);
 }
 
 TEST_CASE("forcing classes: a lost wakeup's check before the flag is not refuted", "[forcing-classes]") {
@@ -205,6 +207,31 @@ TEST_CASE("forcing classes: a lost wakeup's check before the flag is not refuted
     CHECK(c.at("exploration").at("failing_with") == c.at("exploration").at("failing"));
     CHECK(c.at("verdict") == "inconclusive");
   }
+}
+
+TEST_CASE("forcing classes: a half of a two-variable bug is confirmed in the failing run's context",
+          "[forcing-classes]") {
+  const std::string file = "force_pair_half.c";
+  const int store_capacity = line_of(file, "atomic_store(&capacity, 8);");
+  const int load_capacity = line_of(file, "const int cap = atomic_load(&capacity);");
+  TempDir dir;
+  const Localized r = localize(dir, "force_pair_half", "200", {"--top", "5"});
+  INFO(r.run.process.out);
+  const Json& c = forced_pattern(r, "W1-R2", file, {store_capacity, load_capacity}).at("confirmation");
+  INFO(c.dump());
+  // Forced alone the monitor's load of the new capacity is followed by the fill level's race and
+  // by a second round: not confirmed. From the moment the failing run stored the capacity, the
+  // load after the store fails, the load before it (the opposite order) does not.
+  CHECK(c.at("verdict") == "confirmed");
+  REQUIRE(c.contains("context"));
+  CHECK(c.at("context").get<std::string>().find("replayed up to its step 1") != std::string::npos);
+  CHECK(c.at("context_lost") == 0);
+  REQUIRE(c.contains("alone"));
+  CHECK(c.at("alone").at("verdict") != "confirmed");
+  CHECK(c.at("counterfactual").at("outcome") == "order matters");
+  CHECK(c.at("counterfactual").at("test").at("alpha").get<double>() == Approx(drv::kVerdictAlpha));
+  CHECK(c.at("counterfactual").at("completed").get<int>() >= static_cast<int>(drv::kMinCompletedRuns));
+  CHECK(c.at("counterfactual").at("failed").get<int>() * 2 < c.at("counterfactual").at("completed").get<int>());
 }
 
 TEST_CASE("forcing classes: a symptom is ranked after the causes and never confirmed", "[forcing-classes]") {

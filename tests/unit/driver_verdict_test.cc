@@ -164,47 +164,6 @@ TEST_CASE("reference binding: the occurrence whose steps saw each other, not the
   CHECK(fallback->events == std::vector<std::size_t>{0, 2});
 }
 
-TEST_CASE("reference binding: the partner's access before a pair, for an order that cannot happen alone", "[verdict]") {
-  // Check-then-act: T1 and T2 both check the count (kCheck), T1 appends and counts (kWrite), T2
-  // appends at the index it reads (kRead). W1 → R2 alone cannot happen once T2 checks after T1's
-  // write (it returns), so the pair gets T2's check in front: R2@check → W1 → R2.
-  constexpr std::uint64_t kCheck = 0x40;
-  ForceDirective d{};
-  d.kind = static_cast<std::uint32_t>(ForceKind::Order);
-  d.count = 2;
-  d.steps[0] = ForceStep{kWrite, static_cast<std::uint8_t>(ForceAccess::Write), 0, 0, 0};
-  d.steps[1] = ForceStep{kRead, static_cast<std::uint8_t>(ForceAccess::Read), 1, 0, 0};
-  localize::Trace t;
-  t.events = {access(0, EventKind::Write, kWrite, kX),  // main's initialization
-              access(1, EventKind::Read, kCheck, kX), access(2, EventKind::Read, kCheck, kX),
-              access(2, EventKind::Read, kCheck, kY),  // another location: not the context
-              access(1, EventKind::Write, kWrite, kX), access(2, EventKind::Read, kRead, kX)};
-  const auto o = last_occurrence(d, t);
-  REQUIRE(o.has_value());
-  CHECK(o->events == std::vector<std::size_t>{4, 5});
-  const auto c = with_partner_access_before(d, t, *o);
-  REQUIRE(c.has_value());
-  REQUIRE(c->directive.count == 3);
-  CHECK(c->directive.steps[0].site == kCheck);
-  CHECK(c->directive.steps[0].access == static_cast<std::uint8_t>(ForceAccess::Read));
-  CHECK(c->directive.steps[0].role == 1);  // T2's role: the pair's second step
-  CHECK(c->directive.steps[1].site == kWrite);
-  CHECK(c->directive.steps[2].site == kRead);
-  CHECK(c->occurrence.events == std::vector<std::size_t>{2, 4, 5});
-  CHECK(c->occurrence.threads == std::vector<std::uint32_t>{2, 1, 2});
-  const auto bound = bind_to_occurrence(c->directive, t, c->occurrence, true);
-  REQUIRE(bound.has_value());
-  CHECK(binding_text(*bound) == "role 1 = T1 (its 1st access at step 2), role 2 = T2 (its 1st access at step 1)");
-  // No context: T2 made no access to x before T1's write, or the pattern is not a pair.
-  t.events = {access(1, EventKind::Write, kWrite, kX), access(2, EventKind::Read, kCheck, kY),
-              access(2, EventKind::Read, kRead, kX)};
-  const auto alone = last_occurrence(d, t);
-  REQUIRE(alone.has_value());
-  CHECK_FALSE(with_partner_access_before(d, t, *alone).has_value());
-  const ReferenceOccurrence triple{{0, 1, 2}, {1, 2, 1}};
-  CHECK_FALSE(with_partner_access_before(lost_update(), t, triple).has_value());
-}
-
 TEST_CASE("reference binding: no occurrence when roles cannot be told apart", "[verdict]") {
   localize::Trace t;
   t.events = {access(1, EventKind::Read, kRead, kX), access(1, EventKind::Write, kWrite, kX),

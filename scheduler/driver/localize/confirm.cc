@@ -5,8 +5,10 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 
 #include "localize/forced_runs.h"
+#include "localize/in_context.h"
 #include "localize/reference_binding.h"
 #include "report/shell_quote.h"
 #include "runs/portfolio.h"
@@ -54,7 +56,7 @@ std::vector<DirectedRun> run_directed(const LaunchTarget& target, const Directed
       [&](std::uint64_t index) {
         RunSpec spec = base;
         spec.seed = base.seed + index;
-        RunJob job{run_config_for(spec), {}};
+        RunJob job{run_config_for(spec), batch.directive.context != 0 ? batch.context_log : std::vector<std::uint8_t>{}};
         job.config.collectors |= batch.collectors;
         job.config.force = batch.directive;
         return job;
@@ -155,8 +157,19 @@ ConfirmationResult tally_confirmation(const std::vector<DirectedRun>& runs, cons
                                       const std::vector<std::string>& step_names, bool symptom) {
   ConfirmationResult c;
   c.baseline_rate = baseline_rate;
+  const bool in_context = directive != nullptr && directive->context != 0;
   for (const DirectedRun& run : runs) {
     ++c.forced_runs;
+    // A run whose replay of the failing run ended before the pattern's moment is no evidence
+    // about the pattern in that context.
+    if (in_context && run.force.context_reached == 0) {
+      if (c.context_lost++ == 0) {
+        c.context_lost_what = "at step " + std::to_string(run.force.context_step) + ": " +
+                              std::string(run.force.context_lost_what,
+                                          strnlen(run.force.context_lost_what, sizeof run.force.context_lost_what));
+      }
+      continue;
+    }
     if (run.force.completed) ++c.completed;
     if (same_failure(run.result, original)) {
       if (failed_after_own_steps(run, directive)) {
@@ -260,6 +273,108 @@ CounterfactualResult force_counterfactual(const LaunchTarget& target, DirectedBa
 
 }  // namespace
 
+namespace {
+
+// The pattern in the failing run's context, and, when it fails like a cause there, its opposite
+// order in the same context (in_context.h). Applies the decision to `c`. Returns the runs the
+// verdict now comes from when the context confirmed the pattern (their failing seed is the one to
+// save), nullopt otherwise (the free runs stay the verdict's).
+std::optional<std::vector<DirectedRun>> force_in_context(const LaunchTarget& target, const DirectedBatch& free_batch,
+                                                         const ConfirmRequest& request, const FailureIdentity& original,
+                                                         ConfirmationResult& c, const ClassifyContext& context,
+                                                         const std::string& target_name) {
+  const ConfirmRequest::InContext& in = *request.in_context;
+  const bool never_confirmed = request.symptom || request.passing_only;
+  DirectedBatch batch = free_batch;
+  batch.base = in.base;
+  batch.base.seed = free_batch.base.seed;
+  batch.directive = in.directive;
+  batch.context_log = in.log;
+  const std::vector<DirectedRun> runs = run_directed(target, batch, context, target_name);
+  const ConfirmationResult forced =
+      tally_confirmation(runs, original, request.baseline_rate, &in.directive, request.step_names, never_confirmed);
+  InContextEvidence evidence{forced.completed, forced.failed, false, 0, 0, request.baseline_rate, never_confirmed};
+  ConfirmationResult opposite;
+  std::uint64_t attempt_runs = forced.forced_runs;
+  if (decide_in_context(evidence).alone == Verdict::Confirmed) {
+    if (const std::optional<ForceDirective> reversed = counterfactual_directive(in.directive)) {
+      batch.directive = *reversed;
+      const std::vector<DirectedRun> opposite_runs = run_directed(target, batch, context, target_name);
+      opposite = tally_confirmation(opposite_runs, original, request.baseline_rate, &*reversed, {});
+      attempt_runs += opposite.forced_runs;
+      evidence.opposite_forced = true;
+      evidence.opposite_completed = opposite.completed;
+      evidence.opposite_failed = opposite.failed;
+    }
+  }
+  const InContextDecision decision = decide_in_context(evidence);
+  const Verdict before = c.verdict;
+  const Verdict after = verdict_after_context(before, evidence, decision);
+  c.bindings_tried.push_back("in the failing run's context (" + in.note + "), " + forced.binding);
+  c.attempt_runs += attempt_runs;
+  if (decision.outcome == InContextOutcome::Confirms) {
+    // The verdict and its evidence are the context's now; the free bindings stay in the list.
+    ConfirmationResult confirmed = forced;
+    confirmed.verdict = Verdict::Confirmed;
+    confirmed.refuted = false;
+    confirmed.context = in.note;
+    confirmed.alone = ConfirmationResult::Alone{c.verdict, c.completed, c.failed, c.reason};
+    confirmed.bindings_tried = c.bindings_tried;
+    confirmed.attempt_runs = c.attempt_runs;
+    confirmed.requested_runs = c.requested_runs;
+    confirmed.counterfactual.outcome = CounterfactualOutcome::OrderMatters;
+    confirmed.counterfactual.forced_runs = opposite.forced_runs;
+    confirmed.counterfactual.completed = opposite.completed;
+    confirmed.counterfactual.failed = opposite.failed;
+    confirmed.counterfactual.failed_incomplete = opposite.failed_incomplete;
+    confirmed.counterfactual.failed_other = opposite.failed_other;
+    confirmed.counterfactual.binding = opposite.binding;
+    confirmed.counterfactual.attempt_runs = opposite.forced_runs;
+    confirmed.counterfactual.p_lower = decision.p_opposite;
+    confirmed.counterfactual.alpha = kVerdictAlpha;
+    if (const auto reversed = counterfactual_directive(in.directive)) {
+      std::string order;
+      const std::vector<std::uint32_t> positions = counterfactual_order(in.directive);
+      for (std::uint32_t i : positions) {
+        if (!order.empty()) order += " → ";
+        order += i < request.step_names.size() ? request.step_names[i] : std::to_string(i + 1);
+      }
+      confirmed.counterfactual.order = order;
+    }
+    c = std::move(confirmed);
+    return runs;
+  }
+  ConfirmationResult::InContextResult r;
+  r.note = in.note;
+  r.forced_runs = forced.forced_runs;
+  r.context_lost = forced.context_lost;
+  r.context_lost_what = forced.context_lost_what;
+  r.completed = forced.completed;
+  r.failed = forced.failed;
+  r.p_above_baseline = decision.p_above_baseline;
+  r.verdict = decision.alone;
+  r.opposite_forced = evidence.opposite_forced;
+  r.opposite_completed = evidence.opposite_completed;
+  r.opposite_failed = evidence.opposite_failed;
+  r.p_opposite = decision.p_opposite;
+  r.outcome = std::string(in_context_outcome_name(decision.outcome));
+  c.in_context = r;
+  if (after != before) {
+    const std::string counts = std::to_string(forced.failed) + "/" + std::to_string(forced.completed);
+    const std::string opposite_counts =
+        evidence.opposite_forced ? ", its opposite order " + std::to_string(evidence.opposite_failed) + "/" +
+                                       std::to_string(evidence.opposite_completed)
+                                 : std::string();
+    c.reason = "it could not be made to happen alone; in the failing run's context it happens and fails " + counts +
+               opposite_counts;
+    c.verdict = after;
+    c.refuted = after == Verdict::Refuted;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 void apply_counterfactual(ConfirmationResult& c, CounterfactualResult counterfactual) {
   if (c.verdict == Verdict::Refuted && counterfactual.outcome == CounterfactualOutcome::Needed) {
     c.verdict = Verdict::Inconclusive;
@@ -310,10 +425,6 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
   std::vector<ForceDirective> attempts = {request.batch.directive};
   attempts.insert(attempts.end(), request.fallbacks.begin(), request.fallbacks.end());
   std::vector<const std::vector<std::string>*> attempt_names(attempts.size(), &request.step_names);
-  if (request.in_context) {
-    attempts.push_back(request.in_context->directive);
-    attempt_names.push_back(&request.in_context->step_names);
-  }
   std::vector<DirectedRun> runs;
   ConfirmationResult c;
   std::vector<std::string> tried;
@@ -332,19 +443,6 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
     ConfirmationResult attempt = tally_confirmation(attempt_runs, original, request.baseline_rate, &attempts[a],
                                                     *attempt_names[a], request.symptom || request.passing_only);
     total_runs += attempt.forced_runs;
-    if (request.in_context && a + 1 == attempts.size()) {
-      // Evidence, not the verdict: the pattern's own order could not be made to happen.
-      tried.push_back(attempt.binding + "; " + request.in_context->note);
-      ConfirmationResult::InContextResult r;
-      r.note = request.in_context->note;
-      r.forced_runs = attempt.forced_runs;
-      r.completed = attempt.completed;
-      r.failed = attempt.failed;
-      r.p_above_baseline = attempt.p_above_baseline;
-      r.verdict = attempt.verdict;
-      c.in_context = r;
-      break;
-    }
     tried.push_back(attempt.binding);
     const bool realized = attempt.verdict != Verdict::Unrealized;
     if (a == 0 || realized) {
@@ -420,14 +518,12 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
       const auto tried_before = c.bindings_tried;
       const auto attempt_runs = c.attempt_runs;
       const auto requested = c.requested_runs;
-      const auto in_context = c.in_context;
       c = tally_confirmation(runs, chosen_original, request.baseline_rate, &attempts[chosen], *attempt_names[chosen],
                              request.symptom || request.passing_only);
       c.binding = binding;
       c.bindings_tried = tried_before;
       c.attempt_runs = attempt_runs;
       c.requested_runs = requested;
-      c.in_context = in_context;
       batch.seeds = runs.size();
       if (c.verdict == Verdict::Confirmed) {
         control = force_counterfactual(target, batch, attempts, chosen, *attempt_names[chosen], chosen_original,
@@ -436,6 +532,14 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
       }
     }
     if (c.verdict == Verdict::Confirmed || c.verdict == Verdict::Refuted) apply_counterfactual(c, control);
+  }
+  // Unrealized or inconclusive: forced once more in the failing run's context (in_context.h). A
+  // refutation stands (verdict_after_context), so a refuted pattern is not forced again.
+  if (request.in_context && (c.verdict == Verdict::Unrealized || c.verdict == Verdict::Inconclusive)) {
+    if (std::optional<std::vector<DirectedRun>> context_runs =
+            force_in_context(target, batch, request, chosen_original, c, context, target_name)) {
+      runs = std::move(*context_runs);  // the same seeds as the free runs
+    }
   }
   if (c.verdict == Verdict::Refuted && request.exploration) apply_exploration(c, *request.exploration);
   if (!c.failing_seed || !request.save_dir) return c;
@@ -528,14 +632,34 @@ nlohmann::json confirmation_json(const ConfirmationResult& c) {
     if (o.looks == 2) cf["looks"] = o.looks;
     j["counterfactual"] = std::move(cf);
   }
+  if (!c.context.empty()) {
+    j["context"] = c.context;
+    j["context_lost"] = c.context_lost;
+  }
+  if (c.alone) {
+    j["alone"] = {{"verdict", std::string(verdict_name(c.alone->verdict))},
+                  {"completed", c.alone->completed},
+                  {"failed", c.alone->failed}};
+    if (!c.alone->reason.empty()) j["alone"]["reason"] = c.alone->reason;
+  }
   if (c.in_context) {
     const auto& r = *c.in_context;
-    j["in_context"] = {{"added", r.note},
+    j["in_context"] = {{"context", r.note},
                        {"forced_runs", r.forced_runs},
+                       {"context_lost", r.context_lost},
+                       {"context_lost_first", r.context_lost_what},
                        {"completed", r.completed},
                        {"failed", r.failed},
                        {"p_above_baseline", r.p_above_baseline},
-                       {"verdict", std::string(verdict_name(r.verdict))}};
+                       {"verdict", std::string(verdict_name(r.verdict))},
+                       {"outcome", r.outcome}};
+    if (r.opposite_forced) {
+      j["in_context"]["opposite"] = {{"completed", r.opposite_completed},
+                                     {"failed", r.opposite_failed},
+                                     {"test", {{"name", "one-sided Fisher exact"},
+                                               {"alpha", kVerdictAlpha},
+                                               {"p_lower", r.p_opposite}}}};
+    }
   }
   if (c.exploration) {
     const ExplorationCounts& e = *c.exploration;

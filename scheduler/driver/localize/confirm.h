@@ -38,6 +38,9 @@ struct DirectedBatch {
   unsigned jobs = 1;
   double timeout_seconds = 10.0;
   bool keep_failing_schedules = false;  // fill DirectedRun::schedule for failing runs
+  // A directive in the failing run's context (ForceDirective::context): the reference run's
+  // decisions, encoded (decision.h), given to every run as its input log.
+  std::vector<std::uint8_t> context_log;
 };
 
 struct DirectedRun {
@@ -79,16 +82,15 @@ struct ConfirmRequest {
   // Other bindings of the same pattern (reference_binding.h), tried in order, each over the same
   // seeds, while the order completed in fewer than kMinCompletedRuns runs.
   std::vector<ForceDirective> fallbacks;
-  // Tried last, and only when none of the bindings above realized the order: the order with the
-  // access its second thread made just before it in the reference run (reference_binding.h,
-  // with_partner_access_before). It has a step more, so its own step names; `note` says what was
-  // added. It is evidence beside the verdict, never the verdict: the pattern's own order could not
-  // be made to happen, so it stays `unrealized`, and ConfirmationResult::in_context says whether
-  // the order with its context fails.
+  // Tried when none of the bindings above confirmed the pattern: the pattern forced in the failing
+  // run's context (in_context.h, docs/forcing.md "In the failing run's context"): `directive` is
+  // the first binding with ForceDirective::context set, `log` the reference run's decisions,
+  // `base` the reference run's spec with the continuation's strategy (its seed is the batch's).
   struct InContext {
     ForceDirective directive{};
-    std::vector<std::string> step_names;
-    std::string note;
+    std::vector<std::uint8_t> log;
+    RunSpec base;
+    std::string note;  // "its first 812 steps replayed": what the context is
   };
   std::optional<InContext> in_context;
   bool symptom = false;                 // never `confirmed` (symptoms.h)
@@ -141,6 +143,17 @@ struct ConfirmationResult {
                                              // another thread's step (see tally_confirmation)
   std::uint64_t failed_other = 0;  // failed, but another way
   std::uint64_t completed = 0;     // the forced order happened completely
+  std::uint64_t context_lost = 0;  // in context: runs whose replay ended before the cut (no evidence)
+  std::string context_lost_what;   // the first such run's loss: "at step 45: recorded S2, ..." 
+  std::string context;             // in context: the verdict's context ("seed 12 replayed up to ...")
+  // When the context gave the verdict: what the pattern's own bindings had shown.
+  struct Alone {
+    Verdict verdict = Verdict::Unrealized;
+    std::uint64_t completed = 0;
+    std::uint64_t failed = 0;
+    std::string reason;
+  };
+  std::optional<Alone> alone;
   double baseline_rate = 0;
   bool refuted = false;            // verdict == Refuted (kept for readers of the old field)
   Verdict verdict = Verdict::Unrealized;
@@ -155,14 +168,22 @@ struct ConfirmationResult {
   std::string replay_command;      // "ctrlsched replay --schedule <file> <test> <args>"
   std::string save_problem;        // why the schedule was not saved, if it was not
   CounterfactualResult counterfactual;  // the control of a confirmed pattern (outcome NotRun otherwise)
-  // ConfirmRequest::in_context, when it was forced: what it added, and its own counts and test.
+  // ConfirmRequest::in_context, when it was forced and did not give the verdict: its counts, the
+  // opposite order's in the same context, and what they decide (in_context.h).
   struct InContextResult {
     std::string note;
     std::uint64_t forced_runs = 0;
+    std::uint64_t context_lost = 0;  // runs whose replay of the context ended before the cut
+    std::string context_lost_what;   // where the first of them left the failing run
     std::uint64_t completed = 0;
     std::uint64_t failed = 0;
     double p_above_baseline = 1;
     Verdict verdict = Verdict::Unrealized;  // what its counts alone would decide
+    bool opposite_forced = false;
+    std::uint64_t opposite_completed = 0;
+    std::uint64_t opposite_failed = 0;
+    double p_opposite = 1;
+    std::string outcome;                   // in_context_outcome_name
   };
   std::optional<InContextResult> in_context;
   // Set when the exploration's association kept a refutation from standing

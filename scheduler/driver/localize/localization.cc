@@ -17,6 +17,7 @@
 #include "localize/sibling_locations.h"
 #include "localize/spectra_summary.h"
 #include "localize/symptoms.h"
+#include "runs/run_record_region.h"
 
 namespace ctrlsched::driver {
 namespace {
@@ -111,9 +112,34 @@ class Confirmer {
   void set_reference(const localize::Trace* trace, std::set<std::uint64_t> passing_sites, bool any_passing,
                      const RecordNames* names) {
     reference_ = trace;
+    context_log_.reset();
     passing_sites_ = std::move(passing_sites);
     any_passing_ = any_passing;
     names_ = names;
+  }
+
+  // The reference run's decisions and spec, for forcing in its context (in_context.h). Not for a
+  // reference run that decided at synchronization points only: a memory step has no point there.
+  void set_context(const Schedule& schedule, const RunSpec& spec) {
+    if (spec.points == PointsMode::Sync) return;
+    context_log_ = encode_input_log(schedule.decisions, kLogRegionBytes);
+    context_spec_ = spec;
+    context_spec_.strategy = StrategyKind::Random;  // the continuation: a uniformly random walk
+    context_spec_.preemption_bound.reset();
+    context_spec_.expected_hash.reset();
+    context_seed_ = spec.seed;
+  }
+
+  ConfirmRequest::InContext in_context(const ForceDirective& bound) const {
+    ConfirmRequest::InContext in;
+    in.directive = bound;
+    in.directive.context = 1;
+    in.directive.context_thread = bound_thread(bound, bound.steps[0].role);
+    in.directive.context_step = bound.steps[0];
+    in.log = *context_log_;
+    in.base = context_spec_;
+    in.note = "seed " + std::to_string(context_seed_) + " replayed up to its step 1, then random";
+    return in;
   }
 
   // The Falcon ranking of the exploration: an order it saw only in passing runs is never
@@ -171,19 +197,9 @@ class Confirmer {
             request.batch.directive = *with_occurrences;
             request.fallbacks = {*threads_only, s.directive};
           }
-          // Last, if none of those can make the order happen: with the access its second thread
-          // made just before it (a check the first thread's write would otherwise pre-empt).
-          if (const auto context = with_partner_access_before(s.directive, *reference_, *occurrence)) {
-            if (const auto bound = bind_to_occurrence(context->directive, *reference_, context->occurrence, true)) {
-              ConfirmRequest::InContext in_context;
-              in_context.directive = *bound;
-              for (std::uint32_t i = 0; i < bound->count; ++i) in_context.step_names.push_back(step_name(bound->steps[i]));
-              in_context.note = "with " + in_context.step_names.front() + " by T" +
-                                std::to_string(context->occurrence.threads.front()) +
-                                " first, its access before the order in the failing run";
-              request.in_context = std::move(in_context);
-            }
-          }
+          // When none of those confirms it: forced from the moment the failing run performed its
+          // first step, that run's decisions replayed up to there (in_context.h).
+          if (with_occurrences && context_log_) request.in_context = in_context(*with_occurrences);
         }
       }
       request.symptom = s.symptom;
@@ -269,13 +285,38 @@ class Confirmer {
       }
       text += "\n";
     }
-    if (c->in_context && c->in_context->completed > 0) {
-      // The pattern's own order could not happen; say whether it does, and fails, in the context
-      // the failing run gave it (docs/forcing.md, "Binding").
+    if (!c->context.empty()) {
+      text += indent + "  in the failing run's context: " + c->context;
+      if (c->alone) {
+        text += "; its own bindings alone: " + std::string(driver::verdict_name(c->alone->verdict)) + ", fails " +
+                std::to_string(c->alone->failed) + "/" + std::to_string(c->alone->completed) + " where it completed";
+        if (!c->alone->reason.empty()) text += " (" + c->alone->reason + ")";
+      }
+      text += "\n";
+    }
+    if (c->in_context && c->in_context->forced_runs > 0) {
+      // Forced where the failing run performed its first step (in_context.h): what that shows.
       const auto& r = *c->in_context;
-      text += indent + "  in context (" + r.note + "): fails " + std::to_string(r.failed) + "/" +
-              std::to_string(r.completed) + " runs where the order completed (" + std::to_string(r.forced_runs) +
-              " forced; binomial p = " + p_text(r.p_above_baseline) + " vs baseline)\n";
+      text += indent + "  in the failing run's context (" + r.note + "): ";
+      if (r.completed < kMinCompletedRuns) {
+        text += "order completed in " + std::to_string(r.completed) + "/" + std::to_string(r.forced_runs) + " forced runs";
+      } else {
+        text += "fails " + std::to_string(r.failed) + "/" + std::to_string(r.completed) + " runs where the order completed (" +
+                std::to_string(r.forced_runs) + " forced)";
+        if (r.opposite_forced) {
+          text += "; the opposite order fails " + std::to_string(r.opposite_failed) + "/" +
+                  std::to_string(r.opposite_completed) +
+                  (r.opposite_completed < kMinCompletedRuns
+                       ? " (too few completed to compare)"
+                       : " (one-sided Fisher p = " + p_text(r.p_opposite) +
+                             (r.p_opposite < kVerdictAlpha ? " < " : ", not < ") + p_text(kVerdictAlpha) + ")");
+        }
+      }
+      if (r.context_lost > 0) {
+        text += ", " + std::to_string(r.context_lost) + " left the failing run before the order (the first " +
+                r.context_lost_what + ")";
+      }
+      text += "\n";
     }
     text += render_counterfactual(c->counterfactual, indent + "  ");
     if (!c->replay_command.empty() && c->failed > 0) text += indent + "  replay: " + c->replay_command + "\n";
@@ -310,6 +351,9 @@ class Confirmer {
   double baseline_ = 0;
   std::vector<Suspect> suspects_;
   const localize::Trace* reference_ = nullptr;
+  std::optional<std::vector<std::uint8_t>> context_log_;  // the reference run's decisions, encoded
+  RunSpec context_spec_;
+  std::uint64_t context_seed_ = 0;
   std::set<std::uint64_t> passing_sites_;
   bool any_passing_ = false;
   const localize::FalconRanking* falcon_ = nullptr;
@@ -503,6 +547,9 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
     reference = run_traced(target, spec, settings.timeout_seconds, target_name);
   }
   confirmer.set_reference(reference ? &reference->trace : nullptr, std::move(passing), any_passing, &names);
+  if (reference && reference->schedule && reference->result.failed()) {
+    confirmer.set_context(*reference->schedule, seed_spec(report.header, runs[*first_failing].seed));
+  }
   confirmer.set_falcon(&falcon, &statement_of);
   std::vector<std::size_t> falcon_suspects;
   if (first_failing) {

@@ -82,6 +82,8 @@ TracedRun run_traced(const LaunchTarget& target, const RunSpec& spec, double tim
     out.trace = localize::from_region(region.data(), region.size(), record.modules, out.result.handle,
                                       record.schedule_hash);
     if (out.result.failed()) out.failing_thread = failing_thread_of(record, out.trace);
+    std::string problem;
+    out.schedule = recorded_schedule(run.region, out.result.handle, &problem);
     return out;
   });
 }

@@ -19,6 +19,7 @@
 #include "ctrlsched/localize/trace.h"
 #include "ctrlsched/run_record.h"
 #include "ctrlsched/run_spec.h"
+#include "ctrlsched/schedule.h"
 #include "runs/child_launch.h"
 #include "runs/run_result.h"
 
@@ -55,6 +56,7 @@ struct TracedRun {
   RunResult result;
   localize::Trace trace;
   std::optional<std::uint32_t> failing_thread;  // the thread that failed, if the run failed
+  std::optional<Schedule> schedule;             // its decisions (nullopt if the log was incomplete)
 };
 TracedRun run_traced(const LaunchTarget& target, const RunSpec& spec, double timeout_seconds,
                      const std::string& target_name);

@@ -140,35 +140,6 @@ std::optional<ForceDirective> bind_to_occurrence(const ForceDirective& directive
   return d;
 }
 
-std::optional<OrderInContext> with_partner_access_before(const ForceDirective& d, const localize::Trace& trace,
-                                                         const ReferenceOccurrence& o) {
-  if (static_cast<ForceKind>(d.kind) != ForceKind::Order || d.count != 2 || o.events.size() != 2) return std::nullopt;
-  const ForceStep& first = d.steps[0];
-  const ForceStep& second = d.steps[1];
-  if (first.access >= kForceSync || second.access >= kForceSync || first.role == second.role ||
-      first.location != second.location) {
-    return std::nullopt;
-  }
-  const TraceEvent& head = trace.events[o.events[0]];
-  const std::uint32_t partner = o.threads[1];
-  for (std::size_t k = o.events[0]; k-- > 0;) {
-    const TraceEvent& e = trace.events[k];
-    const EventKind kind = kind_of(e);
-    if (e.thread != partner || !is_access(kind) || e.address != head.address) continue;
-    OrderInContext c{d, o};
-    ForceStep before = force_step(e.site, writes(kind) ? ForceAccess::Write : ForceAccess::Read, second.role);
-    before.location = first.location;
-    c.directive.steps[0] = before;
-    c.directive.steps[1] = first;
-    c.directive.steps[2] = second;
-    c.directive.count = 3;
-    c.occurrence.events = {k, o.events[0], o.events[1]};
-    c.occurrence.threads = {partner, o.threads[0], o.threads[1]};
-    return c;
-  }
-  return std::nullopt;
-}
-
 std::string binding_text(const ForceDirective& d) {
   std::string text;
   for (std::uint32_t r = 0; r < kMaxForceSteps; ++r) {

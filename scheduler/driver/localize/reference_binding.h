@@ -39,20 +39,6 @@ std::optional<ReferenceOccurrence> last_occurrence(const ForceDirective& directi
 std::optional<ForceDirective> bind_to_occurrence(const ForceDirective& directive, const localize::Trace& trace,
                                                  const ReferenceOccurrence& occurrence, bool occurrences);
 
-// A two-thread order of two accesses on one location, with the access the second step's thread
-// made to that location just before the first step in the reference run put in front: the check
-// of a check-then-act (plugin_registry: T2 checks the count at line 36, T1 appends and counts at
-// 25, T2 appends at 24). Forced alone, W1@25 → R2@24 cannot complete: T2, not held before its
-// check, sees T1's count and never reaches line 24. The context step gets the second step's role
-// and the same location; the occurrence gets its trace event. nullopt when the directive is not
-// such a pair or the thread made no access to the location before.
-struct OrderInContext {
-  ForceDirective directive;
-  ReferenceOccurrence occurrence;
-};
-std::optional<OrderInContext> with_partner_access_before(const ForceDirective& directive, const localize::Trace& trace,
-                                                         const ReferenceOccurrence& occurrence);
-
 // "roles T1, T2; T1's 3rd access at step 1" style description of a directive's binding
 // ("roles bind at first match" when unbound).
 std::string binding_text(const ForceDirective& directive);

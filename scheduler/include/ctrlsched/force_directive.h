@@ -48,6 +48,15 @@ struct ForceDirective {
   // T0 = main); byte 0 = unbound (the role binds to the thread performing its first step).
   std::uint32_t role_threads;
   ForceStep steps[kMaxForceSteps];
+  // Order, in the failing run's context (docs/forcing.md, "In the failing run's context"): while
+  // `context` is 1 the run follows its input log, the decisions of the reference failing run, and
+  // nothing is held; when that log runs thread `context_thread` to perform `context_step` (its
+  // site and kind, and its occurrence-th access at that site when occurrence != 0), the run is
+  // where the reference run was just before the pattern, and the directive takes over on top of
+  // the seed's strategy. The opposite order of a pattern keeps the pattern's cut. 0: no context.
+  std::uint32_t context;
+  std::uint32_t context_thread;
+  ForceStep context_step;
 };
 
 // ForceDirective::role_threads: role -> ThreadId, or kNoBoundThread.
@@ -74,6 +83,12 @@ struct ForceOutcome {
   std::uint8_t role_thread[kMaxForceSteps];
   std::uint32_t starvation_skips;  // decisions at which a thread was not held because it owned a
                                    // lock another thread was blocked on
+  // In context (ForceDirective::context): 1 once the input log reached the cut; 0 while it was
+  // followed, or when it ended or stopped fitting the run before (the run is then no evidence).
+  std::uint32_t context_reached;
+  std::uint32_t context_lost;      // 1 when the log ended or stopped fitting before the cut
+  std::uint64_t context_step;      // the scheduling step of the cut, or of the loss
+  char context_lost_what[96];      // the loss: what the log recorded and what the run offered
 };
 
 }  // namespace ctrlsched

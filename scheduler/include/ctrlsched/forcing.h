@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <initializer_list>
 
+#include "ctrlsched/context_strategy.h"
 #include "ctrlsched/force_directive.h"
 #include "ctrlsched/strategy.h"
 #include "ctrlsched/trace_format.h"
@@ -50,8 +51,12 @@ class ForcingStrategy final : public Strategy {
  public:
   // `inner` decides whenever the directive leaves a choice. `publish`, if given, receives the
   // outcome every time it changes (the shim points it into the run record, so a crash loses
-  // nothing); otherwise outcome() is the only copy.
-  ForcingStrategy(Strategy& inner, const ForceDirective& directive, ForceOutcome* publish = nullptr);
+  // nothing); otherwise outcome() is the only copy. `context`, for a directive in the failing
+  // run's context (ForceDirective::context), is `inner` itself: it follows the reference run
+  // until this strategy sees the cut and stops it (docs/forcing.md, "In the failing run's
+  // context"); without it, or when its log is empty, the context is ignored.
+  ForcingStrategy(Strategy& inner, const ForceDirective& directive, ForceOutcome* publish = nullptr,
+                  ContextStrategy* context = nullptr);
 
   // An event of the run, in the run's order, emitted right after a point returned and before
   // the access happens: a performed access (or a function entry) for the directive.
@@ -60,6 +65,12 @@ class ForcingStrategy final : public Strategy {
   // True while the directive can still change a decision; then lease() is 0, so every point
   // with a choice is decided here.
   bool active() const;
+  // In the failing run's context, before the cut: the engine asks at each point it would skip
+  // under the reference run's lease whether that point is the cut (`self`: the leased thread with
+  // what it is about to do). If so, it decides the point after all, and next_thread takes the
+  // reference's choice there to be that thread (a lease kept it), without asking the follower.
+  bool watching_cut() const { return in_context(); }
+  bool cut_under_lease(const Candidate& self);
   const ForceOutcome& outcome() const { return *outcome_; }
 
   void on_thread_created(ThreadId child, ThreadId parent) override;
@@ -68,7 +79,10 @@ class ForcingStrategy final : public Strategy {
     return inner_.pick_waiter(kind, waiters);
   }
   bool spurious_wakeup(ThreadId waiter) override { return inner_.spurious_wakeup(waiter); }
-  std::uint32_t lease(const SchedulingPoint& point) override { return active() ? 0 : inner_.lease(point); }
+  // While the context is followed its leases are the reference run's.
+  std::uint32_t lease(const SchedulingPoint& point) override {
+    return in_context() || !active() ? inner_.lease(point) : 0;
+  }
   std::uint64_t preemptions() const override { return preemptions_; }
   const std::optional<Divergence>& divergence() const override { return inner_.divergence(); }
 
@@ -78,6 +92,15 @@ class ForcingStrategy final : public Strategy {
   static constexpr std::uint32_t kUnbornPartnerFactor = 10;
 
   ThreadId order_choice(const SchedulingPoint& point);
+  // Following the reference run's decisions (nothing is held, no step is performed).
+  bool in_context() const { return context_ != nullptr && context_->following(); }
+  // The followed choice at `point` runs the context thread's access at the cut.
+  bool at_cut(const SchedulingPoint& point, ThreadId chosen) const;
+  bool is_cut(const Candidate& c) const;  // `c` is the context thread about to perform the cut
+  void reach_cut(std::uint64_t step);
+  ThreadId counted(const SchedulingPoint& point, ThreadId chosen);
+  // The followed log ended or stopped fitting before the cut: say where and why, once.
+  void note_context_lost(const SchedulingPoint& point);
   ThreadId switch_choice(const SchedulingPoint& point);
   // Asks the inner strategy to choose among the first `count` entries of filtered_.
   ThreadId inner_choice(const SchedulingPoint& point, std::size_t count);
@@ -98,6 +121,9 @@ class ForcingStrategy final : public Strategy {
   bool elsewhere(const ForceStep& step, std::uint64_t address) const;
 
   Strategy& inner_;
+  ContextStrategy* context_;
+  std::uint32_t context_seen_ = 0;  // the context thread's accesses at the cut's site so far
+  bool lease_cut_ = false;          // the next point is the cut, reached under a lease
   ForceDirective directive_;
   ForceKind kind_;
   std::uint32_t hold_limit_;
