@@ -19,6 +19,7 @@ an interrupted measurement resumes, and --render-only prints the table from the 
 Standard library only. Output: Markdown on stdout.
 """
 import argparse
+from fractions import Fraction
 import json
 import os
 import statistics
@@ -257,6 +258,79 @@ def rotation_report(args, programs, rotation):
     return "\n".join(out) + "\n"
 
 
+def simplex_max(c, rows, bounds):
+    """Maximizes c.x subject to rows[i].x <= bounds[i] (every bound >= 0) and x >= 0, exactly
+    (fractions.Fraction), by the tableau simplex method with Bland's rule (no cycling on the
+    degenerate rows). Returns (optimum, x, duals): duals[i] is the shadow price of row i, the
+    weight of that constraint in the dual optimum (nonzero only for rows that bind)."""
+    m, n = len(rows), len(c)
+    # Tableau: the rows, then the objective row -c; columns: x, the slacks, the right-hand side.
+    table = [[Fraction(v) for v in row] + [Fraction(int(i == j)) for j in range(m)] + [Fraction(bounds[i])]
+             for i, row in enumerate(rows)]
+    objective = [-Fraction(v) for v in c] + [Fraction(0)] * m + [Fraction(0)]
+    basis = [n + i for i in range(m)]
+    while True:
+        entering = next((j for j in range(n + m) if objective[j] < 0), None)
+        if entering is None:
+            break
+        ratios = [(table[i][-1] / table[i][entering], basis[i], i) for i in range(m) if table[i][entering] > 0]
+        if not ratios:
+            raise ValueError("unbounded")
+        _, _, leaving = min(ratios)  # smallest ratio, ties by the lowest basic variable (Bland)
+        pivot = table[leaving][entering]
+        table[leaving] = [v / pivot for v in table[leaving]]
+        for i in range(m):
+            if i != leaving and table[i][entering] != 0:
+                factor = table[i][entering]
+                table[i] = [a - factor * b for a, b in zip(table[i], table[leaving])]
+        factor = objective[entering]
+        objective = [a - factor * b for a, b in zip(objective, table[leaving])]
+        basis[leaving] = entering
+    x = [Fraction(0)] * n
+    for i, var in enumerate(basis):
+        if var < n:
+            x[var] = table[i][-1]
+    return objective[-1], x, objective[n:n + m]
+
+
+def lp_report(args, programs, arms):
+    """The best shares of `arms` for the target, as a max-min problem: maximize over the shares s
+    (s >= 0, sum 1) the minimum over programs of (sum over arms of s(a) r(a)) / max over the single
+    strategies of r: the rotation's mean failure rate against the best single strategy's. For a
+    rare bug a rotation's expected first failure is about 1 / its mean rate, so 1 / the optimum is
+    the smallest worst-case ratio to the best single strategy that any rotation of these arms can
+    have (for frequent bugs the order counts too: --rotation computes that exactly). Solved
+    exactly as a linear program."""
+    rates = {}
+    for program in programs:
+        for arm in set(arms) | set(SINGLE):
+            cell = best_cached(args.work, program, arm)
+            if cell is None:
+                return f"missing cell {program} / {arm}: measure it with --arms\n"
+            rates[(program, arm)] = Fraction(cell["failures"], cell["seeds_run"])
+    used = [p for p in programs if max(rates[(p, a)] for a in SINGLE) > 0]
+    # Variables: the shares of the arms, then t. Rows: t - sum_a s(a) r(a, p) / best(p) <= 0 per
+    # program; sum_a s(a) <= 1 (it binds at the optimum: every rate is >= 0).
+    rows, bounds = [], []
+    for p in used:
+        best = max(rates[(p, a)] for a in SINGLE)
+        rows.append([-rates[(p, a)] / best for a in arms] + [1])
+        bounds.append(0)
+    rows.append([1] * len(arms) + [0])
+    bounds.append(1)
+    optimum, x, duals = simplex_max([0] * len(arms) + [1], rows, bounds)
+    out = [f"Max-min shares of {len(arms)} arms over {len(used)} programs (rate of the mix / best single rate):", "",
+           f"optimum: {float(optimum):.4f}, i.e. no rotation of these arms is below "
+           f"{float(1 / optimum):.3f}x the best single strategy on every program (rare-bug approximation)"
+           if optimum > 0 else "optimum: 0 (some program is found by none of these arms)", "",
+           "| arm | share | of 20 seeds |", "|---|---|---|"]
+    for arm, share in zip(arms, x):
+        out.append(f"| {arm} | {float(share):.4f} | {float(share) * 20:.2f} |")
+    out += ["", "Programs that bind (dual weight > 0): " +
+            ", ".join(f"{p} {float(d):.3f}" for p, d in zip(used, duals) if d > 0) + "."]
+    return "\n".join(out) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ctrlsched", default="build/bin/ctrlsched")
@@ -279,12 +353,18 @@ def main():
     parser.add_argument("--rotation", default="",
                         help="print the expected first failure of this rotation (comma-separated ARMS names, "
                              "one per seed) from the cached arm cells, and nothing else")
+    parser.add_argument("--lp", default="",
+                        help="print the max-min shares of these arms (comma-separated ARMS names) for the target, "
+                             "solved exactly as a linear program from the cached arm cells, and nothing else")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     programs = corpus_programs(args.corpus)
     if args.only:
         wanted = args.only.split(",")
         programs = [p for p in programs if p in wanted]
+    if args.lp:
+        sys.stdout.write(lp_report(args, programs, [a.strip() for a in args.lp.split(",")]))
+        return 0
     if args.rotation:
         sys.stdout.write(rotation_report(args, programs, [a.strip() for a in args.rotation.split(",")]))
         return 0
