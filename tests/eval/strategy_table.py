@@ -308,7 +308,11 @@ def lp_report(args, programs, arms):
             if cell is None:
                 return f"missing cell {program} / {arm}: measure it with --arms\n"
             rates[(program, arm)] = Fraction(cell["failures"], cell["seeds_run"])
-    used = [p for p in programs if max(rates[(p, a)] for a in SINGLE) > 0]
+    # Programs whose best single strategy needs fewer than --lp-min-seeds seeds are left out: for
+    # a frequent bug the order of the rotation counts more than its shares (--rotation).
+    used = [p for p in programs if max(rates[(p, a)] for a in SINGLE) > 0
+            and 1 / max(rates[(p, a)] for a in SINGLE) >= args.lp_min_seeds]
+    left_out = [p for p in programs if p not in used]
     # Variables: the shares of the arms, then t. Rows: t - sum_a s(a) r(a, p) / best(p) <= 0 per
     # program; sum_a s(a) <= 1 (it binds at the optimum: every rate is >= 0).
     rows, bounds = [], []
@@ -328,6 +332,101 @@ def lp_report(args, programs, arms):
         out.append(f"| {arm} | {float(share):.4f} | {float(share) * 20:.2f} |")
     out += ["", "Programs that bind (dual weight > 0): " +
             ", ".join(f"{p} {float(d):.3f}" for p, d in zip(used, duals) if d > 0) + "."]
+    if left_out:
+        out += ["", f"Left out (best single strategy under {args.lp_min_seeds:g} seeds): " + ", ".join(left_out) + "."]
+    return "\n".join(out) + "\n"
+
+
+def rotation_expectation(rates, rotation):
+    """Expected seeds to the first failure of a rotation repeated forever, seed t running arm
+    rotation[t % len]: (sum over s < N of prod over t < s of (1 - r_t)) / (1 - prod over the cycle)."""
+    survive, cycle = 1.0, 0.0
+    for arm in rotation:
+        cycle += survive
+        survive *= 1 - rates[arm]
+    return cycle / (1 - survive) if survive < 1 else float("inf")
+
+
+def search_report(args, programs, arms):
+    """A local search for the rotation of `arms` (args.cycle seeds) whose worst ratio to the best
+    single strategy over the programs is smallest, by the exact expectation of rotation_expectation
+    (so the order counts, unlike --lp). Moves: change one seed's arm, swap two seeds; a move is
+    taken when it makes the descending list of ratios smaller (the worst first). Restarts from
+    random rotations, each then kicked (three seeds changed at random) and climbed again, all
+    drawn from a fixed seed, so the search is reproducible. A local optimum, not
+    a proof: --lp bounds what any rotation can do for rare bugs."""
+    import random
+    rates, best = {}, {}
+    for program in programs:
+        for arm in set(arms) | set(SINGLE):
+            cell = best_cached(args.work, program, arm)
+            if cell is None:
+                return f"missing cell {program} / {arm}: measure it with --arms\n"
+            rates.setdefault(program, {})[arm] = cell["failures"] / cell["seeds_run"]
+        best[program] = max(rates[program][a] for a in SINGLE)
+    used = [p for p in programs if best[p] > 0]
+
+    def ratios(rotation):
+        return sorted((rotation_expectation(rates[p], rotation) * best[p] for p in used), reverse=True)
+
+    rng = random.Random(args.search_seed)
+
+    def climb(rotation):
+        score = ratios(rotation)
+        improved = True
+        while improved:
+            improved = False
+            moves = [("set", i, a) for i in range(args.cycle) for a in arms] + \
+                    [("swap", i, j) for i in range(args.cycle) for j in range(i + 1, args.cycle)]
+            rng.shuffle(moves)
+            for move in moves:
+                candidate = list(rotation)
+                if move[0] == "set":
+                    if candidate[move[1]] == move[2]:
+                        continue
+                    candidate[move[1]] = move[2]
+                    if any(a not in candidate for a in required):
+                        continue
+                else:
+                    i, j = move[1], move[2]
+                    if candidate[i] == candidate[j]:
+                        continue
+                    candidate[i], candidate[j] = candidate[j], candidate[i]
+                candidate_score = ratios(candidate)
+                if candidate_score < score:
+                    rotation, score, improved = candidate, candidate_score, True
+        return rotation, score
+
+    required = [a.strip() for a in args.require.split(",") if a.strip()]
+
+    def start():
+        rotation = [rng.choice(arms) for _ in range(args.cycle)]
+        for i, arm in zip(rng.sample(range(args.cycle), len(required)), required):
+            rotation[i] = arm
+        return rotation
+
+    found, found_score = None, None
+    for restart in range(args.restarts):
+        rotation, score = climb(start())
+        # Then kicks: three random seeds of the best rotation changed, and the climb again.
+        for _ in range(args.kicks):
+            kicked = list(rotation)
+            for i in rng.sample(range(args.cycle), 3):
+                kicked[i] = rng.choice(arms)
+            if any(a not in kicked for a in required):
+                continue
+            kicked, kicked_score = climb(kicked)
+            if kicked_score < score:
+                rotation, score = kicked, kicked_score
+        if found_score is None or score < found_score:
+            found, found_score = rotation, score
+        print(f"restart {restart}: worst {score[0]:.3f}", file=sys.stderr, flush=True)
+    counts = {a: found.count(a) for a in arms if found.count(a)}
+    out = [f"Best rotation of {args.cycle} found ({args.restarts} restarts): " + ", ".join(found), "",
+           "Seeds per arm: " + ", ".join(f"{a} {n}" for a, n in counts.items()), "",
+           f"Worst ratio to the best single strategy: {found_score[0]:.3f}; programs above 1.8x: " +
+           (", ".join(f"{p} {rotation_expectation(rates[p], found) * best[p]:.2f}" for p in used
+                      if rotation_expectation(rates[p], found) * best[p] > 1.8) or "none") + "."]
     return "\n".join(out) + "\n"
 
 
@@ -356,6 +455,16 @@ def main():
     parser.add_argument("--lp", default="",
                         help="print the max-min shares of these arms (comma-separated ARMS names) for the target, "
                              "solved exactly as a linear program from the cached arm cells, and nothing else")
+    parser.add_argument("--lp-min-seeds", type=float, default=0,
+                        help="with --lp: leave out the programs whose best single strategy needs fewer seeds than this")
+    parser.add_argument("--search", default="",
+                        help="search for the rotation of these arms (comma-separated ARMS names) with the smallest "
+                             "worst ratio to the best single strategy, exactly from the cached arm cells")
+    parser.add_argument("--cycle", type=int, default=20, help="with --search: seeds per rotation")
+    parser.add_argument("--restarts", type=int, default=8, help="with --search: random starting rotations")
+    parser.add_argument("--require", default="", help="with --search: arms every rotation keeps at least one seed of")
+    parser.add_argument("--kicks", type=int, default=30, help="with --search: perturbations of each restart's best")
+    parser.add_argument("--search-seed", type=int, default=0, help="with --search: seed of the starting rotations")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     programs = corpus_programs(args.corpus)
@@ -364,6 +473,9 @@ def main():
         programs = [p for p in programs if p in wanted]
     if args.lp:
         sys.stdout.write(lp_report(args, programs, [a.strip() for a in args.lp.split(",")]))
+        return 0
+    if args.search:
+        sys.stdout.write(search_report(args, programs, [a.strip() for a in args.search.split(",")]))
         return 0
     if args.rotation:
         sys.stdout.write(rotation_report(args, programs, [a.strip() for a in args.rotation.split(",")]))
