@@ -99,8 +99,6 @@ Thread* choose_next(Thread* me, PointKind kind) {
       g_rt.candidates[n++] = Candidate{t->id, true};
   }
   if (n == 0) return nullptr;
-  if ((kind == PointKind::Sync || kind == PointKind::Access) && me->id < kRecordSurwThreads)
-    ++g_rt.record->thread_events[me->id];  // SURW's calibration (run_record.h)
   SchedulingPoint p{me->id, me->state == ThreadState::Runnable, kind, g_rt.steps,
                     std::span<const Candidate>(g_rt.candidates, n)};
   ThreadId chosen = g_rt.recorder->next_thread(p);

@@ -18,7 +18,11 @@ namespace ctrlsched::shim {
 // not at every step: on the fast path it is only a counter in this process.
 inline void publish_steps() { g_rt.record->steps = g_rt.steps; }
 
+// Also counts the step as one of `me`'s: SURW's calibration reads the per-thread counts
+// (run_record.h, thread_events), and SURW counts a thread's steps the same way (surw_strategy.cc),
+// so every step counts, also those on the fast path where no decision is taken.
 inline void count_step(Thread* me) {
+  if (me->id < kRecordSurwThreads) ++g_rt.record->thread_events[me->id];
   if (__builtin_expect(++g_rt.steps > g_rt.config.max_steps, 0)) step_past_limit(me);
 }
 

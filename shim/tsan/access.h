@@ -42,6 +42,7 @@ inline void on_access(std::uintptr_t address, unsigned size, EventKind kind, std
       const bool alone = g_rt.runnable == 1 && g_rt.timed_blocked == 0;
       if (alone || !spin_read_streak(me, address, size, kind)) {
         ++g_rt.steps;
+        if (me->id < kRecordSurwThreads) ++g_rt.record->thread_events[me->id];  // as count_step (engine.h)
         return;
       }
       access_slow(me, address, size, kind, pc, true);

@@ -19,6 +19,7 @@ an interrupted measurement resumes, and --render-only prints the table from the 
 Standard library only. Output: Markdown on stdout.
 """
 import argparse
+from fractions import Fraction
 import json
 import os
 import statistics
@@ -257,6 +258,178 @@ def rotation_report(args, programs, rotation):
     return "\n".join(out) + "\n"
 
 
+def simplex_max(c, rows, bounds):
+    """Maximizes c.x subject to rows[i].x <= bounds[i] (every bound >= 0) and x >= 0, exactly
+    (fractions.Fraction), by the tableau simplex method with Bland's rule (no cycling on the
+    degenerate rows). Returns (optimum, x, duals): duals[i] is the shadow price of row i, the
+    weight of that constraint in the dual optimum (nonzero only for rows that bind)."""
+    m, n = len(rows), len(c)
+    # Tableau: the rows, then the objective row -c; columns: x, the slacks, the right-hand side.
+    table = [[Fraction(v) for v in row] + [Fraction(int(i == j)) for j in range(m)] + [Fraction(bounds[i])]
+             for i, row in enumerate(rows)]
+    objective = [-Fraction(v) for v in c] + [Fraction(0)] * m + [Fraction(0)]
+    basis = [n + i for i in range(m)]
+    while True:
+        entering = next((j for j in range(n + m) if objective[j] < 0), None)
+        if entering is None:
+            break
+        ratios = [(table[i][-1] / table[i][entering], basis[i], i) for i in range(m) if table[i][entering] > 0]
+        if not ratios:
+            raise ValueError("unbounded")
+        _, _, leaving = min(ratios)  # smallest ratio, ties by the lowest basic variable (Bland)
+        pivot = table[leaving][entering]
+        table[leaving] = [v / pivot for v in table[leaving]]
+        for i in range(m):
+            if i != leaving and table[i][entering] != 0:
+                factor = table[i][entering]
+                table[i] = [a - factor * b for a, b in zip(table[i], table[leaving])]
+        factor = objective[entering]
+        objective = [a - factor * b for a, b in zip(objective, table[leaving])]
+        basis[leaving] = entering
+    x = [Fraction(0)] * n
+    for i, var in enumerate(basis):
+        if var < n:
+            x[var] = table[i][-1]
+    return objective[-1], x, objective[n:n + m]
+
+
+def lp_report(args, programs, arms):
+    """The best shares of `arms` for the target, as a max-min problem: maximize over the shares s
+    (s >= 0, sum 1) the minimum over programs of (sum over arms of s(a) r(a)) / max over the single
+    strategies of r: the rotation's mean failure rate against the best single strategy's. For a
+    rare bug a rotation's expected first failure is about 1 / its mean rate, so 1 / the optimum is
+    the smallest worst-case ratio to the best single strategy that any rotation of these arms can
+    have (for frequent bugs the order counts too: --rotation computes that exactly). Solved
+    exactly as a linear program."""
+    rates = {}
+    for program in programs:
+        for arm in set(arms) | set(SINGLE):
+            cell = best_cached(args.work, program, arm)
+            if cell is None:
+                return f"missing cell {program} / {arm}: measure it with --arms\n"
+            rates[(program, arm)] = Fraction(cell["failures"], cell["seeds_run"])
+    # Programs whose best single strategy needs fewer than --lp-min-seeds seeds are left out: for
+    # a frequent bug the order of the rotation counts more than its shares (--rotation).
+    used = [p for p in programs if max(rates[(p, a)] for a in SINGLE) > 0
+            and 1 / max(rates[(p, a)] for a in SINGLE) >= args.lp_min_seeds]
+    left_out = [p for p in programs if p not in used]
+    # Variables: the shares of the arms, then t. Rows: t - sum_a s(a) r(a, p) / best(p) <= 0 per
+    # program; sum_a s(a) <= 1 (it binds at the optimum: every rate is >= 0).
+    rows, bounds = [], []
+    for p in used:
+        best = max(rates[(p, a)] for a in SINGLE)
+        rows.append([-rates[(p, a)] / best for a in arms] + [1])
+        bounds.append(0)
+    rows.append([1] * len(arms) + [0])
+    bounds.append(1)
+    optimum, x, duals = simplex_max([0] * len(arms) + [1], rows, bounds)
+    out = [f"Max-min shares of {len(arms)} arms over {len(used)} programs (rate of the mix / best single rate):", "",
+           f"optimum: {float(optimum):.4f}, i.e. no rotation of these arms is below "
+           f"{float(1 / optimum):.3f}x the best single strategy on every program (rare-bug approximation)"
+           if optimum > 0 else "optimum: 0 (some program is found by none of these arms)", "",
+           "| arm | share | of 20 seeds |", "|---|---|---|"]
+    for arm, share in zip(arms, x):
+        out.append(f"| {arm} | {float(share):.4f} | {float(share) * 20:.2f} |")
+    out += ["", "Programs that bind (dual weight > 0): " +
+            ", ".join(f"{p} {float(d):.3f}" for p, d in zip(used, duals) if d > 0) + "."]
+    if left_out:
+        out += ["", f"Left out (best single strategy under {args.lp_min_seeds:g} seeds): " + ", ".join(left_out) + "."]
+    return "\n".join(out) + "\n"
+
+
+def rotation_expectation(rates, rotation):
+    """Expected seeds to the first failure of a rotation repeated forever, seed t running arm
+    rotation[t % len]: (sum over s < N of prod over t < s of (1 - r_t)) / (1 - prod over the cycle)."""
+    survive, cycle = 1.0, 0.0
+    for arm in rotation:
+        cycle += survive
+        survive *= 1 - rates[arm]
+    return cycle / (1 - survive) if survive < 1 else float("inf")
+
+
+def search_report(args, programs, arms):
+    """A local search for the rotation of `arms` (args.cycle seeds) whose worst ratio to the best
+    single strategy over the programs is smallest, by the exact expectation of rotation_expectation
+    (so the order counts, unlike --lp). Moves: change one seed's arm, swap two seeds; a move is
+    taken when it makes the descending list of ratios smaller (the worst first). Restarts from
+    random rotations, each then kicked (three seeds changed at random) and climbed again, all
+    drawn from a fixed seed, so the search is reproducible. A local optimum, not
+    a proof: --lp bounds what any rotation can do for rare bugs."""
+    import random
+    rates, best = {}, {}
+    for program in programs:
+        for arm in set(arms) | set(SINGLE):
+            cell = best_cached(args.work, program, arm)
+            if cell is None:
+                return f"missing cell {program} / {arm}: measure it with --arms\n"
+            rates.setdefault(program, {})[arm] = cell["failures"] / cell["seeds_run"]
+        best[program] = max(rates[program][a] for a in SINGLE)
+    used = [p for p in programs if best[p] > 0]
+
+    def ratios(rotation):
+        return sorted((rotation_expectation(rates[p], rotation) * best[p] for p in used), reverse=True)
+
+    rng = random.Random(args.search_seed)
+
+    def climb(rotation):
+        score = ratios(rotation)
+        improved = True
+        while improved:
+            improved = False
+            moves = [("set", i, a) for i in range(args.cycle) for a in arms] + \
+                    [("swap", i, j) for i in range(args.cycle) for j in range(i + 1, args.cycle)]
+            rng.shuffle(moves)
+            for move in moves:
+                candidate = list(rotation)
+                if move[0] == "set":
+                    if candidate[move[1]] == move[2]:
+                        continue
+                    candidate[move[1]] = move[2]
+                    if any(a not in candidate for a in required):
+                        continue
+                else:
+                    i, j = move[1], move[2]
+                    if candidate[i] == candidate[j]:
+                        continue
+                    candidate[i], candidate[j] = candidate[j], candidate[i]
+                candidate_score = ratios(candidate)
+                if candidate_score < score:
+                    rotation, score, improved = candidate, candidate_score, True
+        return rotation, score
+
+    required = [a.strip() for a in args.require.split(",") if a.strip()]
+
+    def start():
+        rotation = [rng.choice(arms) for _ in range(args.cycle)]
+        for i, arm in zip(rng.sample(range(args.cycle), len(required)), required):
+            rotation[i] = arm
+        return rotation
+
+    found, found_score = None, None
+    for restart in range(args.restarts):
+        rotation, score = climb(start())
+        # Then kicks: three random seeds of the best rotation changed, and the climb again.
+        for _ in range(args.kicks):
+            kicked = list(rotation)
+            for i in rng.sample(range(args.cycle), 3):
+                kicked[i] = rng.choice(arms)
+            if any(a not in kicked for a in required):
+                continue
+            kicked, kicked_score = climb(kicked)
+            if kicked_score < score:
+                rotation, score = kicked, kicked_score
+        if found_score is None or score < found_score:
+            found, found_score = rotation, score
+        print(f"restart {restart}: worst {score[0]:.3f}", file=sys.stderr, flush=True)
+    counts = {a: found.count(a) for a in arms if found.count(a)}
+    out = [f"Best rotation of {args.cycle} found ({args.restarts} restarts): " + ", ".join(found), "",
+           "Seeds per arm: " + ", ".join(f"{a} {n}" for a, n in counts.items()), "",
+           f"Worst ratio to the best single strategy: {found_score[0]:.3f}; programs above 1.8x: " +
+           (", ".join(f"{p} {rotation_expectation(rates[p], found) * best[p]:.2f}" for p in used
+                      if rotation_expectation(rates[p], found) * best[p] > 1.8) or "none") + "."]
+    return "\n".join(out) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ctrlsched", default="build/bin/ctrlsched")
@@ -279,12 +452,31 @@ def main():
     parser.add_argument("--rotation", default="",
                         help="print the expected first failure of this rotation (comma-separated ARMS names, "
                              "one per seed) from the cached arm cells, and nothing else")
+    parser.add_argument("--lp", default="",
+                        help="print the max-min shares of these arms (comma-separated ARMS names) for the target, "
+                             "solved exactly as a linear program from the cached arm cells, and nothing else")
+    parser.add_argument("--lp-min-seeds", type=float, default=0,
+                        help="with --lp: leave out the programs whose best single strategy needs fewer seeds than this")
+    parser.add_argument("--search", default="",
+                        help="search for the rotation of these arms (comma-separated ARMS names) with the smallest "
+                             "worst ratio to the best single strategy, exactly from the cached arm cells")
+    parser.add_argument("--cycle", type=int, default=20, help="with --search: seeds per rotation")
+    parser.add_argument("--restarts", type=int, default=8, help="with --search: random starting rotations")
+    parser.add_argument("--require", default="", help="with --search: arms every rotation keeps at least one seed of")
+    parser.add_argument("--kicks", type=int, default=30, help="with --search: perturbations of each restart's best")
+    parser.add_argument("--search-seed", type=int, default=0, help="with --search: seed of the starting rotations")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     programs = corpus_programs(args.corpus)
     if args.only:
         wanted = args.only.split(",")
         programs = [p for p in programs if p in wanted]
+    if args.lp:
+        sys.stdout.write(lp_report(args, programs, [a.strip() for a in args.lp.split(",")]))
+        return 0
+    if args.search:
+        sys.stdout.write(search_report(args, programs, [a.strip() for a in args.search.split(",")]))
+        return 0
     if args.rotation:
         sys.stdout.write(rotation_report(args, programs, [a.strip() for a in args.rotation.split(",")]))
         return 0

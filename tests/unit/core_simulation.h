@@ -8,6 +8,9 @@
 // Sync. The chosen thread then executes its next step, asking the strategy the step's wake and
 // spurious-wakeup questions. (The kind of a thread's first step matters only for T0: the others
 // are entered by being chosen.) The simulator counts preemptions itself, so tests can compare.
+// A thread that some step creates (Step::creates) is no candidate until that step has run, and
+// the strategy hears of it then (on_thread_created, parent the creating thread); every other
+// thread exists from the start (created by T0 before the first point).
 #pragma once
 
 #include <algorithm>
@@ -24,6 +27,7 @@ struct Step {
   PointKind kind = PointKind::Sync;
   std::vector<ThreadId> waiters = {};  // >= 2: executing the step wakes one of them (pick_waiter)
   bool asks_spurious = false;          // executing the step asks spurious_wakeup(executing thread)
+  ThreadId creates = kNoThread;        // executing the step creates this thread (a pthread_create)
 };
 
 using Program = std::vector<std::vector<Step>>;  // per thread, T0 first
@@ -34,6 +38,8 @@ struct Run {
   std::uint64_t points = 0;
   std::uint64_t choices = 0;       // requests with more than one option (what a recording logs)
   std::uint64_t preemptions = 0;   // counted by the simulator
+  std::vector<std::uint32_t> thread_points;  // per thread, the points at which it was current:
+                                              // the steps the shim counts for SURW's calibration
   bool invalid_answer = false;     // the strategy chose a non-candidate or a bad waiter index
 };
 
@@ -44,10 +50,19 @@ inline Program uniform_program(std::size_t threads, std::size_t steps) {
 
 inline Run simulate(const Program& program, Strategy& strategy) {
   const std::size_t n = program.size();
-  for (ThreadId t = 0; t < n; ++t) strategy.on_thread_created(t, t == 0 ? kNoThread : 0);
+  std::vector<bool> live(n, true);
+  for (const std::vector<Step>& steps : program) {
+    for (const Step& step : steps) {
+      if (step.creates < n) live[step.creates] = false;
+    }
+  }
+  for (ThreadId t = 0; t < n; ++t) {
+    if (live[t]) strategy.on_thread_created(t, t == 0 ? kNoThread : 0);
+  }
   std::vector<std::size_t> pc(n, 0);
-  const auto finished = [&](ThreadId t) { return pc[t] == program[t].size(); };
+  const auto finished = [&](ThreadId t) { return !live[t] || pc[t] == program[t].size(); };
   Run run;
+  run.thread_points.assign(n, 0);
   ThreadId current = 0;
   std::vector<Candidate> candidates;
   while (true) {
@@ -64,6 +79,7 @@ inline Run simulate(const Program& program, Strategy& strategy) {
       candidates.push_back({current, false});
     }
     ++run.points;
+    ++run.thread_points[current];
     run.choices += candidates.size() > 1 ? 1 : 0;
     const SchedulingPoint point{current, current_enabled, kind, run.points, candidates};
     const ThreadId chosen = strategy.next_thread(point);
@@ -88,6 +104,10 @@ inline Run simulate(const Program& program, Strategy& strategy) {
     if (step.asks_spurious) run.answers.push_back({DecisionKind::Spurious, strategy.spurious_wakeup(chosen) ? 1u : 0u});
     run.executed.push_back(chosen);
     ++pc[chosen];
+    if (step.creates < n && !live[step.creates]) {
+      live[step.creates] = true;
+      strategy.on_thread_created(step.creates, chosen);
+    }
     current = chosen;
   }
   return run;

@@ -3,6 +3,7 @@
 // random walk favours the interleavings in which one thread runs ahead.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <string>
@@ -31,6 +32,18 @@ std::string sync_interleaving(Strategy& strategy) {
   return order;
 }
 
+// SURW's estimates as the calibration measures them (runs/calibration.cc): per thread, the most
+// steps it took (points at which it was current) in three runs of the random walk, seeds 0-2.
+// A thread's exit is a step unless it is the last thread to exit, as in the shim.
+std::vector<std::uint32_t> calibrated(const sim::Program& program) {
+  std::vector<std::uint32_t> estimates(program.size(), 0);
+  for (std::uint64_t seed = 0; seed < 3; ++seed) {
+    const sim::Run run = sim::simulate(program, *make_random_strategy(seed, std::nullopt));
+    for (std::size_t t = 0; t < program.size(); ++t) estimates[t] = std::max(estimates[t], run.thread_points[t]);
+  }
+  return estimates;
+}
+
 }  // namespace
 
 TEST_CASE("surw: one seed, one schedule; different seeds differ", "[surw]") {
@@ -56,6 +69,86 @@ TEST_CASE("surw: weights are the estimated events left, at least 1; unknown thre
   CHECK(surw.remaining(1) == 6);
 }
 
+TEST_CASE("surw: the steps between two decisions count for the thread that took them", "[surw]") {
+  // Rule 3: between two calls only the thread chosen at the first one ran, also at points where
+  // nothing was decided (the shim's fast path); the call's step tells how many steps that was.
+  SurwStrategy surw(5, std::vector<std::uint32_t>{20, 6});
+  const std::array<Candidate, 2> both = {Candidate{0, false}, Candidate{1, false}};
+  CHECK(surw.next_thread({0, true, PointKind::Sync, 3, both}) == 1);  // T1's start runs first
+  CHECK(surw.remaining(0) == 17);  // T0 took steps 1-3 and waits at the third
+  CHECK(surw.remaining(1) == 6);
+  surw.next_thread({1, true, PointKind::Sync, 7, both});
+  CHECK(surw.remaining(0) == 17);
+  CHECK(surw.remaining(1) == 2);  // steps 4-7 were T1's
+  surw.next_thread({1, true, PointKind::Sync, 12, both});
+  CHECK(surw.remaining(1) == 1);  // past its estimate: never below 1
+}
+
+TEST_CASE("surw: a creator's weight includes the events of the threads it will create", "[surw]") {
+  // Rule 4: each thread not created yet adds its estimate less its exit step to the weight of
+  // the parent of the most recently created thread (T0 before any).
+  SurwStrategy surw(1, std::vector<std::uint32_t>{10, 6, 5, 4});
+  surw.on_thread_created(0, kNoThread);
+  CHECK(surw.uncreated_events() == 5 + 4 + 3);
+  CHECK(surw.weight(0) == 10 + 12);
+  surw.on_thread_created(1, 0);
+  CHECK(surw.uncreated_events() == 4 + 3);
+  CHECK(surw.weight(0) == 10 + 7);
+  CHECK(surw.weight(1) == 6);
+  surw.on_thread_created(2, 1);  // T1 creates: it is now the one expected to create T3
+  CHECK(surw.weight(0) == 10);
+  CHECK(surw.weight(1) == 6 + 3);
+  CHECK(surw.weight(2) == 5);
+  surw.on_thread_created(3, 1);
+  CHECK(surw.uncreated_events() == 0);
+  CHECK(surw.weight(1) == 6);
+}
+
+namespace {
+
+// T0 takes one step and creates T2; T1 exists from the start. Both workers take six Sync steps.
+// Whether T1 ran all of its steps before T2 started, i.e. the two workers did not overlap.
+bool workers_apart(Strategy& strategy, const sim::Program& program) {
+  const sim::Run run = sim::simulate(program, strategy);
+  std::size_t t1_done = 0;
+  for (const ThreadId t : run.executed) {
+    if (t == 2) return t1_done == 7;  // T1's start and its six steps
+    if (t == 1) ++t1_done;
+  }
+  return true;
+}
+
+sim::Program create_later_program() {
+  sim::Program program(3);
+  program[0] = {sim::Step{}, sim::Step{PointKind::Sync, {}, false, 2}, sim::Step{PointKind::Create}};
+  program[1] = {sim::Step{PointKind::ThreadStart}};
+  for (int i = 0; i < 6; ++i) program[1].push_back(sim::Step{});
+  program[2] = program[1];
+  return program;
+}
+
+}  // namespace
+
+TEST_CASE("surw: a worker created later is not left behind by one created earlier", "[surw]") {
+  // T0's tree has 9 events left (its step, the create, the continuation, T2's six), T1 six. Uniform
+  // over the orders of the forest, T1 runs all six before T0's second event, the create, in
+  // 7/C(15,6) = 0.14% of the runs (6 of 4000): T1 is chosen 6 to 9. Weighing T0 by its own three
+  // steps only (T2 not in the estimates, so nothing counts for T0), T1 is chosen 6 to 3 and runs
+  // ahead in 7/C(9,3) = 8.3% (333 of 4000).
+  const sim::Program program = create_later_program();
+  const std::vector<std::uint32_t> estimates = calibrated(program);
+  REQUIRE(estimates == std::vector<std::uint32_t>{4, 7, 7});
+  const std::vector<std::uint32_t> without_t2(estimates.begin(), estimates.begin() + 2);
+  constexpr std::uint64_t kSeeds = 4000;
+  int apart = 0, apart_without_t2 = 0;
+  for (std::uint64_t seed = 0; seed < kSeeds; ++seed) {
+    apart += workers_apart(*make_surw_strategy(seed, estimates), program) ? 1 : 0;
+    apart_without_t2 += workers_apart(*make_surw_strategy(seed, without_t2), program) ? 1 : 0;
+  }
+  CHECK(apart < 60);
+  CHECK(apart_without_t2 > 200);
+}
+
 TEST_CASE("surw: a thread start runs before the weighted choice", "[surw]") {
   SurwStrategy surw(9, std::vector<std::uint32_t>{100, 1});
   const std::array<Candidate, 2> both = {Candidate{0, false}, Candidate{1, false}};
@@ -65,11 +158,17 @@ TEST_CASE("surw: a thread start runs before the weighted choice", "[surw]") {
 }
 
 TEST_CASE("surw: interleavings of the interesting events are sampled uniformly", "[surw]") {
-  // 6!/(3!3!) = 20 interleavings, 200 expected each in 4000 seeds (sd 14).
+  // 6!/(3!3!) = 20 interleavings, 200 expected each in 4000 seeds (sd 14). The estimates are what
+  // the calibration counts: three events and the exit step per thread.
+  sim::Program program(2);
+  program[0] = std::vector<sim::Step>(3);
+  program[1] = {sim::Step{PointKind::ThreadStart}, sim::Step{}, sim::Step{}, sim::Step{}};
+  const std::vector<std::uint32_t> estimates = calibrated(program);
+  REQUIRE(estimates == std::vector<std::uint32_t>{4, 4});
   constexpr std::uint64_t kSeeds = 4000;
   std::map<std::string, int> surw_counts, random_counts;
   for (std::uint64_t seed = 0; seed < kSeeds; ++seed) {
-    ++surw_counts[sync_interleaving(*make_surw_strategy(seed, std::vector<std::uint32_t>{3, 3}))];
+    ++surw_counts[sync_interleaving(*make_surw_strategy(seed, estimates))];
     ++random_counts[sync_interleaving(*make_random_strategy(seed, std::nullopt))];
   }
   REQUIRE(surw_counts.size() == 20);

@@ -29,10 +29,10 @@ std::string name(const RunSpec& s) {
 
 TEST_CASE("portfolio: the documented rotation of 20 seeds") {
   const Portfolio p = instrumented();
-  const char* expected[kPortfolioCycle] = {"surw u50", "pct d=3", "pos", "surw", "surw",
-                                           "pos",      "pos",     "surw u50", "pos", "surw",
-                                           "pos",      "surw",    "pos", "surw", "pos",
-                                           "surw",     "pos",     "pos", "surw sync", "pos"};
+  const char* expected[kPortfolioCycle] = {"surw", "pct d=3", "pos",  "surw", "pct d=3",
+                                           "surw", "pct d=3", "surw", "pct d=3", "surw",
+                                           "pct d=3", "surw", "surw", "surw", "surw",
+                                           "surw", "surw",    "surw", "surw", "surw sync"};
   for (std::uint64_t seed = 0; seed < 3 * kPortfolioCycle; ++seed) {
     INFO("seed " << seed);
     const RunSpec s = portfolio_spec(p, seed);
@@ -42,12 +42,12 @@ TEST_CASE("portfolio: the documented rotation of 20 seeds") {
   }
 }
 
-TEST_CASE("portfolio: shares per cycle (POS 10, SURW 6, SURW u50 2, SURW at sync points 1, PCT 1)") {
+TEST_CASE("portfolio: shares per cycle (SURW 13, SURW at sync points 1, PCT 5, POS 1)") {
   const Portfolio p = instrumented();
   std::map<std::string, int> shares;
   for (std::uint64_t seed = 100; seed < 100 + kPortfolioCycle; ++seed) ++shares[name(portfolio_spec(p, seed))];
   CHECK(shares ==
-        std::map<std::string, int>{{"pos", 10}, {"surw", 6}, {"surw u50", 2}, {"surw sync", 1}, {"pct d=3", 1}});
+        std::map<std::string, int>{{"surw", 13}, {"surw sync", 1}, {"pct d=3", 5}, {"pos", 1}});
 }
 
 TEST_CASE("portfolio: calibrations follow the points in use") {
@@ -58,10 +58,7 @@ TEST_CASE("portfolio: calibrations follow the points in use") {
   const RunSpec surw = portfolio_spec(p, 3);
   CHECK(surw.surw_events == std::vector<std::uint32_t>{5, 9});
   CHECK(surw.surw_uniform_percent == 0);
-  const RunSpec surw_u50 = portfolio_spec(p, 0);
-  CHECK(surw_u50.surw_events == std::vector<std::uint32_t>{5, 9});
-  CHECK(surw_u50.surw_uniform_percent == 50);
-  const RunSpec surw_sync = portfolio_spec(p, 18);
+  const RunSpec surw_sync = portfolio_spec(p, 19);
   CHECK(surw_sync.points == PointsMode::Sync);
   CHECK(surw_sync.surw_events == std::vector<std::uint32_t>{2, 3});
   CHECK(surw_sync.surw_uniform_percent == 0);
@@ -70,7 +67,7 @@ TEST_CASE("portfolio: calibrations follow the points in use") {
 TEST_CASE("portfolio: without a sync calibration (plain binary, or points given) every seed keeps its points") {
   Portfolio p = instrumented();
   p.sync.reset();
-  const RunSpec s = portfolio_spec(p, 18);
+  const RunSpec s = portfolio_spec(p, 19);
   CHECK(s.strategy == StrategyKind::Surw);
   CHECK(s.points == PointsMode::Auto);
   CHECK(s.surw_events == std::vector<std::uint32_t>{5, 9});

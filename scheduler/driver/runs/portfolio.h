@@ -21,7 +21,7 @@ struct Portfolio {
   friend bool operator==(const Portfolio&, const Portfolio&) = default;
 };
 
-// Number of seeds after which the rotation of strategies repeats (seed 18 of each cycle decides
+// Number of seeds after which the rotation of strategies repeats (seed 19 of each cycle decides
 // at sync operations only on an instrumented binary with points auto).
 inline constexpr std::uint64_t kPortfolioCycle = 20;
 

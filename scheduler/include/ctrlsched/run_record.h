@@ -236,8 +236,9 @@ struct RunRecord {
   SpinInfo spin;
   ModelNotes model_notes;
   StepLimitInfo step_limit;
-  // Per thread (the first kRecordSurwThreads): decisions taken at its Sync and Access points,
-  // the interesting events SURW weights by (surw_strategy.cc); read by the calibration run.
+  // Per thread (the first kRecordSurwThreads): the steps it took (every scheduling point it
+  // reached, decided or not), the events SURW weights by (surw_strategy.cc); read by the
+  // calibration runs.
   std::uint32_t thread_events[kRecordSurwThreads];
 };
 
