@@ -175,7 +175,7 @@ def check_deadlock(chromium, ctrlsched, work, target):
         return
     check(report["groups"][0]["kind"] == "deadlock", "abba_deadlock: the first group is no deadlock")
     # "T1 waits for mutex 0x… held by T2": the threads of the cycle and who holds what they wait for.
-    waits = re.findall(r"T(\d+) waits for mutex \S+ held by T(\d+)", report["groups"][0]["message"])
+    waits = re.findall(r"T(\d+) waits for mutex .+? held by T(\d+)", report["groups"][0]["message"])
     check(len(waits) == 2, f"abba_deadlock: message names no two-thread cycle: {report['groups'][0]['message']}")
     blocked = {cell_thread(c) for c in timeline.find_all(lambda n: "hl-deadlock" in n.classes())}
     holders = {cell_thread(c) for c in timeline.find_all(lambda n: "hl-held" in n.classes())}

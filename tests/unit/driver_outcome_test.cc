@@ -134,6 +134,37 @@ TEST_CASE("deadlocks list who waits for what, held by whom") {
   CHECK(c.failure->signature == "deadlock|fn@/bin/t+0x10|fn@/bin/t+0x20");
 }
 
+TEST_CASE("a deadlock names the global a sync object lies in") {
+  auto r = started_record();
+  r->outcome = static_cast<std::uint32_t>(ShimOutcome::Deadlock);
+  r->modules.count = 1;
+  SET(r->modules.modules[0].path, "/bin/t");
+  r->modules.modules[0].bias = 0x4000;
+  r->modules.modules[0].size = 0x3000;
+  r->deadlock.blocked_count = 2;
+  r->deadlock.reported = 2;
+  auto& a = r->deadlock.threads[0];
+  a.thread = 1;
+  a.wait_kind = static_cast<std::uint32_t>(WaitKind::Mutex);
+  a.object = 0x5008;  // in /bin/t at 0x1008
+  a.holder = 2;
+  auto& b = r->deadlock.threads[1];
+  b.thread = 2;
+  b.wait_kind = static_cast<std::uint32_t>(WaitKind::Mutex);
+  b.object = 0x9000;  // outside every module (the heap): an address only
+  b.holder = 1;
+  ClassifyContext context = fake_symbols();
+  context.data_symbol = [](const std::string& module, std::uint64_t offset) {
+    return module == "/bin/t" && offset == 0x1008 ? std::string("g_cache+8") : std::string();
+  };
+  const Classification c = classify(*r, {false, exited(86)}, context);
+  CHECK(c.failure->message == "deadlock: 2 threads blocked — T1 waits for mutex g_cache+8 (0x5008) held by T2; "
+                              "T2 waits for mutex 0x9000 held by T1");
+  // Without a data symbolizer, addresses as before.
+  CHECK(classify(*r, {false, exited(86)}, fake_symbols()).failure->message ==
+        "deadlock: 2 threads blocked — T1 waits for mutex 0x5008 held by T2; T2 waits for mutex 0x9000 held by T1");
+}
+
 TEST_CASE("joins, hangs, exits, divergences and shim errors") {
   auto j = started_record();
   j->outcome = static_cast<std::uint32_t>(ShimOutcome::Deadlock);

@@ -73,6 +73,7 @@ TracedRun run_traced(const LaunchTarget& target, const RunSpec& spec, double tim
   ClassifyContext context;
   context.timeout_seconds = timeout_seconds;
   context.symbolize = symbolizer.function();
+  context.data_symbol = symbolizer.data_function();
   RunSpec run_spec = spec;
   run_spec.expected_hash.reset();
   return run_single<TracedRun>(target, options, std::move(job), [&](const FinishedRun& run) {

@@ -123,6 +123,7 @@ ExitCode run_dfs(const CommandLine& cl) {
   context.timeout_seconds = *o.timeout;
   context.passing_exit_codes = *o.pass_exit_codes;
   context.symbolize = symbolizer.function();
+  context.data_symbol = symbolizer.data_function();
 
   std::map<std::uint64_t, Schedule> kept;  // failing runs' schedules by number
   DfsLoopHooks hooks;

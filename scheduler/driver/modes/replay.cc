@@ -146,6 +146,7 @@ ExitCode run_replay(const CommandLine& cl, ReplayPlan plan, const ReplayTracing*
   context.timeout_seconds = *o.timeout;
   context.passing_exit_codes = *o.pass_exit_codes;
   context.symbolize = symbolizer.function();
+  context.data_symbol = symbolizer.data_function();
 
   struct Outcome {
     RunResult result;

@@ -57,6 +57,7 @@ TracedGroups trace_groups(const LaunchTarget& target, const Report& report, doub
   ClassifyContext context;
   context.timeout_seconds = timeout_seconds;
   context.symbolize = symbolizer.function();
+  context.data_symbol = symbolizer.data_function();
   PoolOptions options;
   options.jobs = 1;
   options.timeout = std::chrono::duration<double>(timeout_seconds);

@@ -196,6 +196,7 @@ ExitCode run_seeds(const CommandLine& cl) {
   context.timeout_seconds = *o.timeout;
   context.passing_exit_codes = *o.pass_exit_codes;
   context.symbolize = symbolizer.function();
+  context.data_symbol = symbolizer.data_function();
 
   loop.spec = header.spec;
   loop.portfolio = header.portfolio;

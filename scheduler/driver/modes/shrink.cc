@@ -94,6 +94,7 @@ class Shrinker {
     context_.timeout_seconds = *o.timeout;
     context_.passing_exit_codes = *o.pass_exit_codes;
     context_.symbolize = symbolizer_.function();
+    context_.data_symbol = symbolizer_.data_function();
   }
 
   ShrinkResult run() {

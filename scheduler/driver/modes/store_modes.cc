@@ -108,6 +108,7 @@ ExitCode run_store_localize(const CommandLine& cl) {
   context.timeout_seconds = *o.timeout;
   context.passing_exit_codes = *o.pass_exit_codes;
   context.symbolize = symbolizer.function();
+  context.data_symbol = symbolizer.data_function();
   const LocalizeSettings settings = localize_settings_of(o, jobs);
   nlohmann::ordered_json json = report_json(report);
   try {

@@ -52,6 +52,8 @@ class Symbolizer {
   std::string data_symbol(const std::string& module, std::uint64_t offset);
   // A SymbolizeFn bound to this object (which must outlive it).
   SymbolizeFn function();
+  // A DataSymbolFn bound to this object (which must outlive it).
+  DataSymbolFn data_function();
 
  private:
   struct Module;

@@ -80,13 +80,29 @@ const char* wait_kind_name(std::uint32_t kind) {
   return "object";
 }
 
-// "T2 waits for mutex 0x5555 held by T1", "T0 waits to join T1"
-std::string describe_wait(const BlockedThread& blocked) {
+// "g_stats+8 (0x555555558188)" for an object in a global, "0x7ffff7a00010" otherwise (heap,
+// stack): the name the localization's reports give the same object.
+std::string object_text(const RunRecord& record, std::uint64_t address, const ClassifyContext& context) {
+  if (context.data_symbol) {
+    const ModuleTable& modules = record.modules;
+    for (std::uint32_t i = 0; i < std::min<std::uint32_t>(modules.count, kMaxRecordedModules); ++i) {
+      const TraceModule& m = modules.modules[i];
+      if (address < m.bias || address - m.bias >= m.size) continue;
+      const std::string name = context.data_symbol(record_text(m.path), address - m.bias);
+      if (!name.empty()) return name + " (" + hex_value(address) + ")";
+      break;
+    }
+  }
+  return hex_value(address);
+}
+
+// "T2 waits for mutex g_lock (0x5555) held by T1", "T0 waits to join T1"
+std::string describe_wait(const BlockedThread& blocked, const RunRecord& record, const ClassifyContext& context) {
   std::string text = "T" + std::to_string(blocked.thread);
   if (static_cast<WaitKind>(blocked.wait_kind) == WaitKind::Join && blocked.holder >= 0) {
     text += " waits to join T" + std::to_string(blocked.holder);
   } else {
-    text += std::string(" waits for ") + wait_kind_name(blocked.wait_kind) + " " + hex_value(blocked.object);
+    text += std::string(" waits for ") + wait_kind_name(blocked.wait_kind) + " " + object_text(record, blocked.object, context);
     if (blocked.holder >= 0) {
       text += " held by T" + std::to_string(blocked.holder);
       if (blocked.holder_exited) text += " (exited)";
@@ -170,7 +186,7 @@ FailureDetails deadlock_failure(const RunRecord& record, const ClassifyContext& 
   for (std::uint32_t i = 0; i < reported; ++i) {
     const BlockedThread& blocked = info.threads[i];
     if (static_cast<WaitKind>(blocked.wait_kind) != WaitKind::Join) causes.push_back(&blocked);
-    f.details.push_back(describe_wait(blocked));
+    f.details.push_back(describe_wait(blocked, record, context));
     const std::vector<std::string> frames = render_stack(blocked.stack, context);
     for (std::size_t k = 0; k < std::min(frames.size(), kDeadlockFrames); ++k) f.details.push_back("    at " + frames[k]);
     if (frames.size() > kDeadlockFrames) f.details.push_back("    …");
@@ -184,7 +200,7 @@ FailureDetails deadlock_failure(const RunRecord& record, const ClassifyContext& 
   std::string waits;
   std::set<std::string> tops;
   for (std::size_t i = 0; i < causes.size(); ++i) {
-    if (i < 3) waits += (i ? "; " : "") + describe_wait(*causes[i]);
+    if (i < 3) waits += (i ? "; " : "") + describe_wait(*causes[i], record, context);
     tops.insert(top_frame(causes[i]->stack, context));
   }
   if (!causes.empty()) locate_top(f, causes.front()->stack, context);

@@ -32,6 +32,7 @@ struct Classification {
 struct ClassifyContext {
   double timeout_seconds = 10;
   SymbolizeFn symbolize;  // empty: frames stay raw
+  DataSymbolFn data_symbol;  // empty: sync objects are named by address only
   // Exit statuses that count as passing (--pass-exit-codes); any other status, from the process
   // or from exit() in a thread, is an Exit failure.
   std::vector<int> passing_exit_codes{0};

@@ -48,6 +48,9 @@ struct SourceLocation {
 // already steps return addresses back into their call instruction, so every frame is looked up
 // as it is.
 using SymbolizeFn = std::function<SourceLocation(std::string_view frame)>;
+// The global a module-relative data address lies in ("g_cache", "g_stats+8"), "" when none: names
+// the sync objects of a deadlock report.
+using DataSymbolFn = std::function<std::string(const std::string& module, std::uint64_t offset)>;
 
 // The frame as it is, unsymbolized: for tests and when symbolization is off.
 SourceLocation raw_location(std::string_view frame);
