@@ -157,6 +157,25 @@ TEST_CASE("a SIGSEGV in a worker is a signal outcome naming the thread and the l
   }
 }
 
+TEST_CASE("an assertion inside an inlined helper: its first frame names the helper at its line", "[outcomes]") {
+  TempDir dir;
+  const int line = line_of(programs_source_dir() / "inlined_crash.c", "INLINED_LINE");
+  REQUIRE(line > 0);
+  for (const SeedsRun& r : run_both(dir, "inlined_crash", 10)) {
+    check_all_fail(r, "assertion", 10);
+    REQUIRE_FALSE(r.groups().empty());
+    const Json& g = r.groups()[0];
+    INFO("group " << g.dump());
+    CHECK(g["line"] == line);
+    CHECK(g["function"] == "slot_value");
+    // The ELF symbol at the call of __assert_fail is `reader`, the function the helper was
+    // inlined into; the line is the helper's, and so is the name in the stack.
+    const Json& first = r.run_of(g["first_seed"].get<std::uint64_t>());
+    REQUIRE_FALSE(first["failure"]["stack"].empty());
+    CHECK(first["failure"]["stack"][0].get<std::string>() == "slot_value (inlined_crash.c:" + std::to_string(line) + ")");
+  }
+}
+
 TEST_CASE("main returning while a worker waits forever passes: returning from main ends the process",
           "[outcomes]") {
   TempDir dir;
