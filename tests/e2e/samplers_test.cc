@@ -80,14 +80,14 @@ TEST_CASE("the portfolio is the default and its handles follow the documented ro
     REQUIRE(r.json.is_object());
     CHECK(r.json["summary"]["strategy"] == "portfolio");
     CHECK(r.json["summary"]["portfolio"]["sync"].is_null());
-    CHECK(contains(r.process.out, "portfolio(surw, pct d=3, pos)"));
-    const std::vector<std::string> prefixes = {"0:surw:e", "1:pct:d3:k", "2:pos", "3:surw:e", "4:pct:d3:k"};
+    CHECK(contains(r.process.out, "portfolio(surw, pos, pct d=3, surw u50)"));
+    const std::vector<std::string> prefixes = {"0:pct:d3:k", "1:surw:e", "2:surw:e", "3:pos", "4:surw:e"};
     for (std::size_t seed = 0; seed < prefixes.size(); ++seed) {
       const std::string handle = r.run_of(seed)["handle"].get<std::string>();
       INFO(handle);
       CHECK(handle.rfind(prefixes[seed], 0) == 0);
       CHECK_FALSE(contains(handle, ":sync"));
-      CHECK_FALSE(contains(handle, ":u50"));  // no seed of the rotation runs SURW with uniform choices
+      CHECK(contains(handle, ":u50") == (seed == 2));  // seeds 2 and 5 of a cycle: SURW, half uniform
     }
   }
   SECTION("instrumented binary: seed 19 of each cycle decides at sync points only, k follows the points") {
@@ -99,16 +99,15 @@ TEST_CASE("the portfolio is the default and its handles follow the documented ro
     REQUIRE(portfolio["sync"].is_object());
     const std::string access_k = std::to_string(portfolio["calibrated"]["pct_steps"].get<std::uint64_t>());
     const auto handle = [&](std::uint64_t seed) { return r.run_of(seed)["handle"].get<std::string>(); };
-    CHECK(handle(0).rfind("0:surw:e", 0) == 0);
+    CHECK(handle(0).rfind("0:pct:d3:k" + access_k + "@", 0) == 0);
     CHECK_FALSE(contains(handle(0), ":sync"));
-    CHECK(handle(1).rfind("1:pct:d3:k" + access_k + "@", 0) == 0);
-    CHECK(handle(2).rfind("2:pos@", 0) == 0);
-    CHECK(handle(3).rfind("3:surw:e", 0) == 0);
-    CHECK(handle(18).rfind("18:surw:e", 0) == 0);
+    CHECK(handle(1).rfind("1:surw:e", 0) == 0);
+    CHECK(handle(3).rfind("3:pos@", 0) == 0);
+    CHECK(handle(18).rfind("18:pct:d3:k" + access_k + "@", 0) == 0);
     CHECK_FALSE(contains(handle(18), ":sync"));
     CHECK(handle(19).rfind("19:surw:e", 0) == 0);
     CHECK(contains(handle(19), ":sync@"));
-    CHECK(handle(20).rfind("20:surw:e", 0) == 0);
+    CHECK(handle(20).rfind("20:pct:d3:k" + access_k + "@", 0) == 0);
     CHECK_FALSE(contains(handle(20), ":sync"));
   }
 }

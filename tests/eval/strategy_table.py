@@ -366,8 +366,14 @@ def search_report(args, programs, arms):
         best[program] = max(rates[program][a] for a in SINGLE)
     used = [p for p in programs if best[p] > 0]
 
+    capped = set(corpus_programs(args.cap_programs)) if args.cap_programs else set()
+
     def ratios(rotation):
-        return sorted((rotation_expectation(rates[p], rotation) * best[p] for p in used), reverse=True)
+        values = {p: rotation_expectation(rates[p], rotation) * best[p] for p in used}
+        # With --cap-programs: first keep every one of those programs at or below --cap-ratio (how
+        # far above it the worst of them is), then the worst over all programs.
+        over = max([values[p] - args.cap_ratio for p in used if p in capped] + [0.0])
+        return [over] + sorted(values.values(), reverse=True)
 
     rng = random.Random(args.search_seed)
 
@@ -420,11 +426,14 @@ def search_report(args, programs, arms):
                 rotation, score = kicked, kicked_score
         if found_score is None or score < found_score:
             found, found_score = rotation, score
-        print(f"restart {restart}: worst {score[0]:.3f}", file=sys.stderr, flush=True)
+        print(f"restart {restart}: worst {score[1]:.3f} (capped programs over the cap by {score[0]:.3f})",
+              file=sys.stderr, flush=True)
     counts = {a: found.count(a) for a in arms if found.count(a)}
     out = [f"Best rotation of {args.cycle} found ({args.restarts} restarts): " + ", ".join(found), "",
            "Seeds per arm: " + ", ".join(f"{a} {n}" for a, n in counts.items()), "",
-           f"Worst ratio to the best single strategy: {found_score[0]:.3f}; programs above 1.8x: " +
+           f"Worst ratio to the best single strategy: {found_score[1]:.3f}" +
+           (f" (the --cap-programs at most {args.cap_ratio + found_score[0]:.3f})" if capped else "") +
+           "; programs above 1.8x: " +
            (", ".join(f"{p} {rotation_expectation(rates[p], found) * best[p]:.2f}" for p in used
                       if rotation_expectation(rates[p], found) * best[p] > 1.8) or "none") + "."]
     return "\n".join(out) + "\n"
@@ -464,6 +473,10 @@ def main():
     parser.add_argument("--restarts", type=int, default=8, help="with --search: random starting rotations")
     parser.add_argument("--require", default="", help="with --search: arms every rotation keeps at least one seed of")
     parser.add_argument("--kicks", type=int, default=30, help="with --search: perturbations of each restart's best")
+    parser.add_argument("--cap-programs", default="",
+                        help="with --search: a program directory whose programs must stay at or below --cap-ratio "
+                             "(the issue's target set), while the worst over all programs is minimized")
+    parser.add_argument("--cap-ratio", type=float, default=2.0, help="with --cap-programs: the ratio they must keep")
     parser.add_argument("--search-seed", type=int, default=0, help="with --search: seed of the starting rotations")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)

@@ -29,10 +29,10 @@ std::string name(const RunSpec& s) {
 
 TEST_CASE("portfolio: the documented rotation of 20 seeds") {
   const Portfolio p = instrumented();
-  const char* expected[kPortfolioCycle] = {"surw", "pct d=3", "pos",  "surw", "pct d=3",
-                                           "surw", "pct d=3", "surw", "pct d=3", "surw",
-                                           "pct d=3", "surw", "surw", "surw", "surw",
-                                           "surw", "surw",    "surw", "surw", "surw sync"};
+  const char* expected[kPortfolioCycle] = {"pct d=3", "surw", "surw u50", "pos",     "surw",
+                                           "surw u50", "pos", "surw",    "pos",     "surw",
+                                           "pos",     "pos",  "surw",    "pos",     "surw",
+                                           "pct d=3", "surw", "pct d=3", "pct d=3", "surw sync"};
   for (std::uint64_t seed = 0; seed < 3 * kPortfolioCycle; ++seed) {
     INFO("seed " << seed);
     const RunSpec s = portfolio_spec(p, seed);
@@ -42,22 +42,23 @@ TEST_CASE("portfolio: the documented rotation of 20 seeds") {
   }
 }
 
-TEST_CASE("portfolio: shares per cycle (SURW 13, SURW at sync points 1, PCT 5, POS 1)") {
+TEST_CASE("portfolio: shares per cycle (SURW 7, POS 6, PCT 4, SURW u50 2, SURW at sync points 1)") {
   const Portfolio p = instrumented();
   std::map<std::string, int> shares;
   for (std::uint64_t seed = 100; seed < 100 + kPortfolioCycle; ++seed) ++shares[name(portfolio_spec(p, seed))];
   CHECK(shares ==
-        std::map<std::string, int>{{"surw", 13}, {"surw sync", 1}, {"pct d=3", 5}, {"pos", 1}});
+        std::map<std::string, int>{{"surw", 7}, {"pos", 6}, {"pct d=3", 4}, {"surw u50", 2}, {"surw sync", 1}});
 }
 
 TEST_CASE("portfolio: calibrations follow the points in use") {
   const Portfolio p = instrumented();
-  const RunSpec pct = portfolio_spec(p, 1);
+  const RunSpec pct = portfolio_spec(p, 0);
   CHECK(pct.pct_steps == 412);
   CHECK(pct.points == PointsMode::Auto);
-  const RunSpec surw = portfolio_spec(p, 3);
+  const RunSpec surw = portfolio_spec(p, 1);
   CHECK(surw.surw_events == std::vector<std::uint32_t>{5, 9});
   CHECK(surw.surw_uniform_percent == 0);
+  CHECK(portfolio_spec(p, 2).surw_uniform_percent == 50);
   const RunSpec surw_sync = portfolio_spec(p, 19);
   CHECK(surw_sync.points == PointsMode::Sync);
   CHECK(surw_sync.surw_events == std::vector<std::uint32_t>{2, 3});

@@ -29,7 +29,7 @@ std::string strategy_text(const RunSpec& spec) {
   if (spec.strategy == StrategyKind::Pct) {
     text = "pct(d=" + std::to_string(spec.pct_depth) + ", k=" + std::to_string(spec.pct_steps) + ")";
   } else if (spec.strategy == StrategyKind::Portfolio) {
-    text = "portfolio(surw, pct d=3, pos)";
+    text = "portfolio(surw, pos, pct d=3, surw u50)";
   } else if (spec.strategy == StrategyKind::Surw && spec.surw_uniform_percent != 0) {
     text = "surw(uniform " + std::to_string(spec.surw_uniform_percent) + "%)";
   } else if (spec.strategy == StrategyKind::Random && spec.preemption_bound) {

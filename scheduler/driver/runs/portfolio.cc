@@ -13,23 +13,25 @@ struct Slot {
 };
 
 constexpr Slot surw{StrategyKind::Surw};
+constexpr Slot surw_u50{StrategyKind::Surw, false, 50};
 constexpr Slot surw_sync{StrategyKind::Surw, true};
 constexpr Slot pos{StrategyKind::Pos};
 constexpr Slot pct{StrategyKind::Pct};
 
 // One cycle of the rotation, indexed by seed % kPortfolioCycle (docs/strategies.md, "The
-// portfolio", for the measurements behind it). Seeds 0-2 run one of each kind (SURW, PCT, POS),
-// so that a bug one of them finds in most runs is found within the first few seeds; seeds 3-11
-// alternate SURW and PCT, and 12-18 are SURW; seed 19 runs SURW at sync points. The shares (SURW
-// 13 and 1 at sync points, PCT d=3 5, POS 1) come from the corpus: SURW is the best single
-// strategy on most programs and the only good one on some (maintenance3, pending_hang), PCT on
-// the start-up order violations (barrier_phase, log_queue_cv, latency_stats), POS on sem_results;
-// the order puts the PCT seeds early, where a bug PCT finds in most runs is found first.
+// portfolio", for the measurements behind it): SURW 7, POS 6, PCT d=3 4, SURW u50 2 and SURW at
+// sync points 1. Chosen by strategy_table.py --search over the arms' failure rates on all four
+// measured program sets (corpus, heldout, heldout2, heldout3; 62 programs), keeping every corpus
+// program within 1.95x of its best single strategy and making the worst over all 62 as small as
+// it goes (3.07x; a rotation fitted to the corpus alone reaches 1.69x there and 12.8x on heldout2's
+// dbuf_config, whose bug only POS finds). Each kind is the only good one somewhere: SURW on
+// maintenance3 and pending_hang, POS on dbuf_config and tas_spinlock, PCT on the start-up order
+// violations (barrier_phase, log_rotate), SURW u50 on route_table and job_ring.
 constexpr std::array<Slot, kPortfolioCycle> kRotation{{
-    surw, pct,  pos,  surw, pct,
-    surw, pct,  surw, pct,  surw,
-    pct,  surw, surw, surw, surw,
-    surw, surw, surw, surw, surw_sync,
+    pct,  surw, surw_u50, pos,  surw,
+    surw_u50, pos, surw,  pos,  surw,
+    pos,  pos,  surw,     pos,  surw,
+    pct,  surw, pct,      pct,  surw_sync,
 }};
 
 }  // namespace
