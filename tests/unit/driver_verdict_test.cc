@@ -50,6 +50,22 @@ TEST_CASE("verdict: thresholds", "[verdict]") {
   CHECK(d.p_below_cause == 1.0);
 }
 
+TEST_CASE("verdict: a refutation survives counting the runs that failed before the order", "[verdict]") {
+  // heldout4's peak_gauge: the lost maximum, bound to an occurrence the failure often comes before
+  // (9 of 20 forced runs failed the same way before the order completed, 0 of the 11 where it
+  // did). Those 11 are the runs the failure spared: counted with the 9, 9 of 20, which is no
+  // evidence that the order does not fail like a cause.
+  const VerdictDecision spared = decide_verdict({11, 0, 0.03, false, 9});
+  CHECK(spared.p_below_cause < kVerdictAlpha);
+  CHECK(spared.p_below_cause_counting_before == Approx(binomial_at_most(9, 20, 0.5)));
+  CHECK(spared.verdict == Verdict::Inconclusive);
+  // A few early failures do not save it: 1 of 20 counted that way is still far below half.
+  CHECK(decide_verdict({12, 0, 0.02, false, 1}).verdict == Verdict::Refuted);
+  CHECK(decide_verdict({20, 0, 0.02, false, 0}).verdict == Verdict::Refuted);
+  // Nothing else moves: confirmation looks at the completed runs only.
+  CHECK(decide_verdict({11, 11, 0.03, false, 9}).verdict == Verdict::Confirmed);
+}
+
 namespace {
 
 TraceEvent access(std::uint32_t thread, EventKind kind, std::uint64_t site, std::uint64_t address) {

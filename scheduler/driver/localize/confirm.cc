@@ -187,7 +187,7 @@ ConfirmationResult tally_confirmation(const std::vector<DirectedRun>& runs, cons
       ++c.failed_other;
     }
   }
-  const VerdictDecision d = decide_verdict({c.completed, c.failed, baseline_rate, symptom});
+  const VerdictDecision d = decide_verdict({c.completed, c.failed, baseline_rate, symptom, c.failed_incomplete});
   c.verdict = d.verdict;
   c.p_above_baseline = d.p_above_baseline;
   c.p_below_cause = d.p_below_cause;
@@ -195,6 +195,15 @@ ConfirmationResult tally_confirmation(const std::vector<DirectedRun>& runs, cons
   c.attempt_runs = c.forced_runs;
   if (directive != nullptr) c.binding = binding_text(*directive);
   if (c.verdict == Verdict::Unrealized) c.reason = stall_reason(runs, directive, step_names);
+  if (c.verdict == Verdict::Inconclusive && d.p_below_cause < kVerdictAlpha && d.p_above_baseline >= kVerdictAlpha &&
+      d.p_below_cause_counting_before >= kVerdictAlpha) {
+    char p[32];
+    std::snprintf(p, sizeof p, "%.2g", d.p_below_cause_counting_before);
+    c.reason = "not refuted: " + std::to_string(c.failed_incomplete) +
+               " runs failed this way before the order completed, so the completed runs are those the failure " +
+               "spared; counted as failures of the order, " + std::to_string(c.failed + c.failed_incomplete) + "/" +
+               std::to_string(c.completed + c.failed_incomplete) + " is no evidence against it (P = " + p + ")";
+  }
   return c;
 }
 

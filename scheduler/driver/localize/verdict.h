@@ -9,7 +9,11 @@
 //                 least kCauseFailureRate of them failed, and the pattern is not a symptom;
 //   refuted       among the completed runs, failures are significantly rarer than
 //                 kCauseFailureRate (one-sided binomial, p < kVerdictAlpha) and not significantly
-//                 above the baseline: the order happened, and it does not cause this failure;
+//                 above the baseline: the order happened, and it does not cause this failure; and
+//                 still so when every run that failed the same way before the order completed is
+//                 counted as a completed, failing run (those runs never reached the order because
+//                 the failure came first, so the completed runs are the ones where it did not:
+//                 without them the sample is biased towards passing);
 //   inconclusive  anything else (e.g. it raises the failure rate but does not make it reliable,
 //                 or a symptom that fails whenever it happens).
 #pragma once
@@ -39,12 +43,16 @@ struct VerdictEvidence {
   std::uint64_t failed = 0;     // of those, failed the same way as the original
   double baseline_rate = 0;     // plain runs' same-way failure rate
   bool symptom = false;         // the pattern happens only once the failure is determined
+  std::uint64_t failed_before = 0;  // forced runs that failed the same way before the order completed
 };
 
 struct VerdictDecision {
   Verdict verdict = Verdict::Unrealized;
   double p_above_baseline = 1;  // P(X >= failed | completed, baseline)
   double p_below_cause = 1;     // P(X <= failed | completed, kCauseFailureRate)
+  // P(X <= failed + failed_before | completed + failed_before, kCauseFailureRate): the refutation's
+  // test with the runs that failed before the order counted as failures of it.
+  double p_below_cause_counting_before = 1;
 };
 
 VerdictDecision decide_verdict(const VerdictEvidence& evidence);
