@@ -79,7 +79,7 @@ TEST_CASE("torture: realistic buggy programs fail with their kind, in fixed coun
       {"swap_deadlock", 20, {"--strategy", "pct"}, {{"deadlock", 2}, {"pass", 18}}, "deadlock: "},
       {"uncaught_exception", 20, {"--strategy", "pct"}, {{"signal", 8}, {"pass", 12}}, "SIGABRT in T"},
       // Every seed: these bugs do not depend on the interleaving.
-      {"polite_livelock", 4, {"--max-steps", "20000"}, {{"hang", 4}}, "hang: exceeded --max-steps 20000 and made no progress in 5000 more steps (livelock) in T1 at worker"},
+      {"polite_livelock", 4, {"--max-steps", "20000"}, {{"hang", 4}}, "hang: exceeded --max-steps 20000 and made no progress in 5000 more steps (livelock) in T1 at is_started"},
       {"endless_retry", 2, {"--timeout", "0.5"}, {{"timeout", 2}}, "timeout: killed after 0.5 s"},
   };
   for (const TortureCase& c : cases) {
