@@ -275,8 +275,27 @@ int main(int argc, char** argv) {
   Settings s;
   ctrlsched::eval::CorpusSettings corpus;
   bool seeds_given = false;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string option = argv[i], value = argv[i + 1];
+  const char* const usage =
+      "usage: ctrlsched_evaluate --ctrlsched CTRLSCHED --bin-dir DIR --root-causes FILE --work DIR [--seeds N]\n"
+      "       ctrlsched_evaluate --ctrlsched CTRLSCHED --corpus DIR --bin-dir DIR --work DIR [--seeds N]\n"
+      "           [--only a,b] [--jobs N] [--summary-json FILE] [--reuse-reports yes] [--strict-truth yes]\n"
+      "           [--strategy pct|portfolio]\n"
+      "(docs/evaluation.md, \"How to reproduce\")\n";
+  for (int i = 1; i < argc; i += 2) {
+    const std::string option = argv[i];
+    if (option == "--help" || option == "-h") {
+      std::cout << usage;
+      return 0;
+    }
+    if (i + 1 >= argc) {
+      std::cerr << "ctrlsched_evaluate: " << option << " needs a value\n" << usage;
+      return 2;
+    }
+    const std::string value = argv[i + 1];
+    if (option == "--seeds" && (value.empty() || value.find_first_not_of("0123456789") != std::string::npos)) {
+      std::cerr << "ctrlsched_evaluate: --seeds wants a number of seeds, not '" << value << "'\n";
+      return 2;
+    }
     if (option == "--ctrlsched") s.ctrlsched = value;
     else if (option == "--bin-dir") s.bin_dir = value;
     else if (option == "--root-causes") s.root_causes = value;
@@ -290,7 +309,7 @@ int main(int argc, char** argv) {
     else if (option == "--strict-truth") corpus.strict_truth = value == "yes";
     else if (option == "--strategy" && (value == "pct" || value == "portfolio")) corpus.strategy = value;
     else {
-      std::cerr << "ctrlsched_evaluate: unknown option " << option << "\n";
+      std::cerr << "ctrlsched_evaluate: unknown option " << option << " " << value << "\n" << usage;
       return 2;
     }
   }
