@@ -135,6 +135,25 @@ std::string stall_reason(const std::vector<DirectedRun>& runs, const ForceDirect
 
 namespace {
 
+std::string p_value_text(double p) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", p);
+  return text;
+}
+
+// The names of a directive's steps in `order` (counterfactual_order), and them joined by arrows.
+std::vector<std::string> names_in_order(const std::vector<std::uint32_t>& order, const std::vector<std::string>& step_names) {
+  std::vector<std::string> names;
+  for (const std::uint32_t i : order) names.push_back(i < step_names.size() ? step_names[i] : "step " + std::to_string(i + 1));
+  return names;
+}
+
+std::string arrows(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : " → ") + name;
+  return text;
+}
+
 // The failing thread had done every step of its role, at least one step was done, and another
 // role's step was still to come when the run ended: the order held as far as the run went.
 bool failed_after_own_steps(const DirectedRun& run, const ForceDirective* directive) {
@@ -197,23 +216,16 @@ ConfirmationResult tally_confirmation(const std::vector<DirectedRun>& runs, cons
   if (c.verdict == Verdict::Unrealized) c.reason = stall_reason(runs, directive, step_names);
   if (c.verdict == Verdict::Inconclusive && d.p_below_cause < kVerdictAlpha && d.p_above_baseline >= kVerdictAlpha &&
       d.p_below_cause_counting_before >= kVerdictAlpha) {
-    char p[32];
-    std::snprintf(p, sizeof p, "%.2g", d.p_below_cause_counting_before);
     c.reason = "not refuted: " + std::to_string(c.failed_incomplete) +
                " runs failed this way before the order completed, so the completed runs are those the failure " +
                "spared; counted as failures of the order, " + std::to_string(c.failed + c.failed_incomplete) + "/" +
-               std::to_string(c.completed + c.failed_incomplete) + " is no evidence against it (P = " + p + ")";
+               std::to_string(c.completed + c.failed_incomplete) + " is no evidence against it (P = " +
+               p_value_text(d.p_below_cause_counting_before) + ")";
   }
   return c;
 }
 
 namespace {
-
-std::string p_value_text(double p) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2g", p);
-  return text;
-}
 
 // Forces the opposite order (counterfactual.h) of the binding the verdict came from, then, while
 // it does not complete in kMinCompletedRuns runs, of the later (looser) bindings, over the same
@@ -234,11 +246,8 @@ CounterfactualResult force_counterfactual(const LaunchTarget& target, DirectedBa
   std::uint64_t attempt_runs = 0;
   for (const std::vector<std::uint32_t>& order : orders) {
     CounterfactualResult r;
-    std::vector<std::string> names;
-    for (const std::uint32_t i : order) {
-      names.push_back(i < step_names.size() ? step_names[i] : "step " + std::to_string(i + 1));
-      r.order += (r.order.empty() ? "" : " → ") + names.back();
-    }
+    const std::vector<std::string> names = names_in_order(order, step_names);
+    r.order = arrows(names);
     for (std::size_t a = chosen; a < attempts.size(); ++a) {
       if (attempts[a].count != attempts[chosen].count) continue;  // the order in context: other steps
       const std::optional<ForceDirective> opposite = counterfactual_directive(attempts[a], order);
@@ -305,16 +314,16 @@ std::optional<std::vector<DirectedRun>> force_in_context(const LaunchTarget& tar
   InContextEvidence evidence{forced.completed, forced.failed, false, 0, 0, request.baseline_rate, never_confirmed};
   ConfirmationResult opposite;
   std::uint64_t attempt_runs = forced.forced_runs;
-  if (decide_in_context(evidence).alone == Verdict::Confirmed) {
-    if (const std::optional<ForceDirective> reversed = counterfactual_directive(in.directive)) {
-      batch.directive = *reversed;
-      const std::vector<DirectedRun> opposite_runs = run_directed(target, batch, context, target_name);
-      opposite = tally_confirmation(opposite_runs, original, request.baseline_rate, &*reversed, {});
-      attempt_runs += opposite.forced_runs;
-      evidence.opposite_forced = true;
-      evidence.opposite_completed = opposite.completed;
-      evidence.opposite_failed = opposite.failed;
-    }
+  const std::optional<ForceDirective> reversed = counterfactual_directive(in.directive);
+  const std::vector<std::string> reversed_names = names_in_order(counterfactual_order(in.directive), request.step_names);
+  if (decide_in_context(evidence).alone == Verdict::Confirmed && reversed) {
+    batch.directive = *reversed;
+    const std::vector<DirectedRun> opposite_runs = run_directed(target, batch, context, target_name);
+    opposite = tally_confirmation(opposite_runs, original, request.baseline_rate, &*reversed, reversed_names);
+    attempt_runs += opposite.forced_runs;
+    evidence.opposite_forced = true;
+    evidence.opposite_completed = opposite.completed;
+    evidence.opposite_failed = opposite.failed;
   }
   const InContextDecision decision = decide_in_context(evidence);
   const Verdict before = c.verdict;
@@ -341,15 +350,7 @@ std::optional<std::vector<DirectedRun>> force_in_context(const LaunchTarget& tar
     confirmed.counterfactual.attempt_runs = opposite.forced_runs;
     confirmed.counterfactual.p_lower = decision.p_opposite;
     confirmed.counterfactual.alpha = kVerdictAlpha;
-    if (const auto reversed = counterfactual_directive(in.directive)) {
-      std::string order;
-      const std::vector<std::uint32_t> positions = counterfactual_order(in.directive);
-      for (std::uint32_t i : positions) {
-        if (!order.empty()) order += " → ";
-        order += i < request.step_names.size() ? request.step_names[i] : std::to_string(i + 1);
-      }
-      confirmed.counterfactual.order = order;
-    }
+    confirmed.counterfactual.order = arrows(reversed_names);
     c = std::move(confirmed);
     return runs;
   }
