@@ -101,3 +101,66 @@ TEST_CASE("counterfactual: an order in a loop whose control leans its way gets a
   CHECK(opposite.at("test").at("p_lower").get<double>() < 0.025);
   CHECK(opposite.at("forced_runs") == c.at("forced_runs"));
 }
+
+namespace {
+
+const Json* falcon_pattern(const Json& report, const std::string& kind, const std::vector<std::string>& sites) {
+  for (const Json& p : report.at("localization").at("falcon").at("patterns")) {
+    if (p.at("kind") != kind || !p.contains("confirmation")) continue;
+    const Json& accesses = p.at("accesses");
+    bool fits = accesses.size() == sites.size();
+    for (std::size_t i = 0; fits && i < sites.size(); ++i) fits = contains(accesses.at(i).at("site").get<std::string>(), sites[i]);
+    if (fits) return &p;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("counterfactual: a pattern the failure comes without is not confirmed", "[counterfactual]") {
+  // heldout2's start_gate loses the gate's broadcast when main sends it before a worker waits.
+  // Falcon's woken1-wait2 38→38 (one worker woken, then the other starting to wait) is a
+  // consequence: forced, it deadlocks every time; forced the other way round it mostly cannot
+  // complete, and those runs, replayed, deadlock with no occurrence of it (docs/forcing.md,
+  // "Without the pattern"). It used to come out confirmed, its control unrealized.
+  TempDir dir;
+  const SeedsRun r = run_seeds(dir, binary("heldout2_inst", "start_gate"),
+                               {"--seeds", "1000", "--strategy", "pct", "--localize", "-j2"});
+  INFO(r.describe());
+  REQUIRE(r.json.is_object());
+  const Json* woken = falcon_pattern(r.json, "woken1-wait2", {"start_gate.c:38 ", "start_gate.c:38 "});
+  REQUIRE(woken != nullptr);
+  const Json& c = woken->at("confirmation");
+  INFO(c.dump());
+  CHECK(c.at("verdict") == "inconclusive");
+  CHECK(c.at("failed").get<int>() * 2 >= c.at("completed").get<int>());  // it fails like a cause
+  const Json& control = c.at("counterfactual");
+  CHECK(control.at("outcome") == "fails as often");
+  CHECK(control.at("completed").get<int>() < 7);  // the opposite order alone is no control
+  CHECK(control.at("without_pattern").get<int>() >= 7);
+  CHECK(control.at("without_pattern").get<int>() <= control.at("replayed_incomplete").get<int>());
+  CHECK(control.at("without_pattern_failed").get<int>() * 2 >= control.at("without_pattern").get<int>());
+  CHECK(control.at("test").at("p_without").get<double>() >= control.at("test").at("alpha").get<double>());
+  CHECK(c.at("reason").get<std::string>().rfind("it fails as often without it: ", 0) == 0);
+  CHECK(contains(r.process.out, "without the pattern (replayed runs where the opposite did not complete"));
+}
+
+TEST_CASE("counterfactual: a read that crashes before the write had the pattern, cut short", "[counterfactual]") {
+  // heldout2's timer_wheel: the wheel thread reads the slots (line 54) before main allocated them
+  // (line 35) and dereferences NULL. Forced the other way round, the runs that crash before main's
+  // write never write at 35 at all: the order R→W cut short by the run's end, as Falcon reads it,
+  // so they are no runs without the pattern, and the true cause stays confirmed.
+  TempDir dir;
+  const SeedsRun r = run_seeds(dir, binary("heldout2_inst", "timer_wheel"),
+                               {"--seeds", "1000", "--strategy", "pct", "--localize", "-j2"});
+  INFO(r.describe());
+  REQUIRE(r.json.is_object());
+  const Json* cause = falcon_pattern(r.json, "R1-W2", {"timer_wheel.c:54 ", "timer_wheel.c:35 "});
+  REQUIRE(cause != nullptr);
+  const Json& c = cause->at("confirmation");
+  INFO(c.dump());
+  CHECK(c.at("verdict") == "confirmed");
+  const Json& control = c.at("counterfactual");
+  CHECK(control.at("replayed_incomplete").get<int>() > 0);
+  CHECK(control.at("without_pattern") == 0);
+}

@@ -95,6 +95,37 @@ TEST_CASE("counterfactual: a triple's second serial order puts the other thread'
   CHECK(decide_counterfactual({20, 12, 20, 5}, 2).outcome == CounterfactualOutcome::FailsAsOften);
 }
 
+TEST_CASE("counterfactual: runs with no occurrence of the pattern are a second control", "[counterfactual]") {
+  // heldout2's start_gate, unlock1 -> unlock2 of its gate lock: forced, 10/10 completed runs
+  // fail; forced the other way round, 6 complete and none fails, and 14 deadlock before it
+  // completes. 6 completed runs are no control: the confirmation stood.
+  CHECK(decide_counterfactual({10, 10, 6, 0}).outcome == CounterfactualOutcome::Unrealized);
+  // If the pattern itself happened in those 14 (a hold expired), they are no control: the same.
+  CHECK(decide_counterfactual({10, 10, 6, 0, 0, 0}).outcome == CounterfactualOutcome::Unrealized);
+  // Replayed, none of the 14 has the pattern, and all failed: the failure comes without it.
+  const CounterfactualDecision without = decide_counterfactual({10, 10, 6, 0, 14, 14}, 2);
+  CHECK(without.p_without == Approx(1.0));
+  CHECK(without.p_lower == without.p_without);
+  CHECK(without.outcome == CounterfactualOutcome::FailsAsOften);
+  // Runs without the pattern that pass only take nothing away: with the opposite order
+  // unrealized there is still no control that the order matters (so no triple is rescued by its
+  // second serial order on them: heldout3's quota).
+  const CounterfactualDecision passing = decide_counterfactual({10, 10, 6, 0, 14, 2}, 2);
+  CHECK(passing.p_without == Approx(fisher_at_most(2, 14, 10, 10)));
+  CHECK(passing.outcome == CounterfactualOutcome::Unrealized);
+  // Kept apart from the opposite order's control: heldout2's tz_rules, whose opposite order fails
+  // 8/8 as the pattern does, while 9 runs with neither order pass. Pooled, 8/17 would look rarer.
+  CHECK(decide_counterfactual({8, 8, 8, 8, 9, 0}, 2).outcome == CounterfactualOutcome::FailsAsOften);
+  // Both realized: both must show the failure rarer; the larger p decides.
+  const CounterfactualDecision both = decide_counterfactual({20, 20, 20, 0, 10, 9}, 2);
+  CHECK(both.p_lower == Approx(fisher_at_most(9, 10, 20, 20)));
+  CHECK(both.outcome == CounterfactualOutcome::FailsAsOften);
+  CHECK(decide_counterfactual({20, 20, 20, 0, 10, 1}, 2).outcome == CounterfactualOutcome::OrderMatters);
+  // Fewer than 7 runs without the pattern are no control, whatever they did.
+  CHECK(decide_counterfactual({20, 20, 20, 0, 6, 6}).outcome == CounterfactualOutcome::OrderMatters);
+  CHECK(decide_counterfactual({20, 20, 5, 0, 6, 6}).outcome == CounterfactualOutcome::Unrealized);
+}
+
 TEST_CASE("counterfactual: four steps of two threads are serialized, the other thread first", "[counterfactual]") {
   // Locon procedure III: W1x → R2x, R2y → W1y (an inconsistent snapshot) → R2x, R2y, W1x, W1y.
   ForceDirective snapshot = order_of({write_step(10, 0), read_step(20, 1), read_step(21, 1), write_step(11, 0)});

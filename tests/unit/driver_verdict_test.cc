@@ -7,6 +7,8 @@
 #include "localize/reference_binding.h"
 #include "localize/symptoms.h"
 #include "localize/verdict.h"
+#include "ctrlsched/forcing.h"
+#include "ctrlsched/sync_ops.h"
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;
@@ -189,6 +191,61 @@ TEST_CASE("reference binding: no occurrence when roles cannot be told apart", "[
   t.events = {access(1, EventKind::Read, kRead, kX), access(2, EventKind::Write, kWrite, kY),
               access(1, EventKind::Write, kWrite, kX)};
   CHECK_FALSE(last_occurrence(lost_update(), t).has_value());
+}
+
+TEST_CASE("occurs_in: the pattern's steps in order, any threads and iterations, sync operations too", "[verdict]") {
+  localize::Trace t;
+  t.events = {access(0, EventKind::Read, kRead, kX),  // main's own read: no partner after it
+              access(1, EventKind::Read, kRead, kX), access(2, EventKind::Write, kWrite, kX),
+              access(1, EventKind::Write, kWrite, kX)};
+  CHECK(occurs_in(lost_update(), t) == true);
+  // Its steps, but not in its order: no occurrence.
+  t.events = {access(1, EventKind::Read, kRead, kX), access(1, EventKind::Write, kWrite, kX),
+              access(2, EventKind::Write, kWrite, kX)};
+  CHECK(occurs_in(lost_update(), t) == false);
+  // Cut short: the read happened and the run ended before any write at the pattern's last site
+  // (an order violation whose read crashes).
+  ForceDirective read_then_write{};
+  read_then_write.kind = static_cast<std::uint32_t>(ForceKind::Order);
+  read_then_write.count = 2;
+  read_then_write.steps[0] = ForceStep{kRead, static_cast<std::uint8_t>(ForceAccess::Read), 0, 0, 0};
+  read_then_write.steps[1] = ForceStep{kWrite, static_cast<std::uint8_t>(ForceAccess::Write), 1, 0, 0};
+  t.events = {access(1, EventKind::Read, kRead, kX)};
+  CHECK(occurs_in(read_then_write, t) == true);
+  t.events = {access(2, EventKind::Write, kWrite, kX), access(1, EventKind::Read, kRead, kX)};
+  CHECK(occurs_in(read_then_write, t) == false);  // the run wrote there: the order was W → R
+  t.events = {access(1, EventKind::Read, kRead, kX), access(1, EventKind::Write, kWrite, kX)};
+  CHECK(occurs_in(read_then_write, t) == false);  // written by the reading thread: no order
+  t.events = {access(2, EventKind::Write, kWrite, kX)};
+  CHECK(occurs_in(read_then_write, t) == false);  // no read at all
+  // A binding is ignored: the occurrence may be any thread's, at any iteration.
+  ForceDirective bound = lost_update();
+  REQUIRE(bind_role(bound, 0, 7));
+  bound.steps[0].occurrence = 3;
+  t.events = {access(1, EventKind::Read, kRead, kX), access(2, EventKind::Write, kWrite, kX),
+              access(1, EventKind::Write, kWrite, kX)};
+  CHECK(occurs_in(bound, t) == true);
+  // A sync pattern (heldout2's start_gate, woken1 → wait2 on the gate's condition): a worker woken
+  // by the broadcast, then the other starting to wait.
+  constexpr std::uint64_t kWait = 0x40, kCond = 0x3000;
+  ForceDirective woken_then_wait{};
+  woken_then_wait.kind = static_cast<std::uint32_t>(ForceKind::Order);
+  woken_then_wait.count = 2;
+  woken_then_wait.steps[0] = force_sync_step(kWait, static_cast<std::uint8_t>(SyncOp::Woken), 0);
+  woken_then_wait.steps[1] = force_sync_step(kWait, static_cast<std::uint8_t>(SyncOp::Wait), 1);
+  auto cond_event = [](std::uint32_t thread, EventKind kind) {
+    TraceEvent e = access(thread, kind, kWait, kCond);
+    e.aux = static_cast<std::uint16_t>(WaitKind::Cond);
+    return e;
+  };
+  t.events = {cond_event(1, EventKind::Block), cond_event(2, EventKind::Block)};
+  CHECK(occurs_in(woken_then_wait, t) == false);  // nobody woken
+  t.events = {cond_event(1, EventKind::Block), cond_event(2, EventKind::Block), cond_event(1, EventKind::Acquire)};
+  CHECK(occurs_in(woken_then_wait, t) == false);  // woken after the other's wait began
+  t.events = {cond_event(1, EventKind::Block), cond_event(1, EventKind::Acquire), cond_event(2, EventKind::Block)};
+  CHECK(occurs_in(woken_then_wait, t) == true);
+  // The same operations are no match for a binding search, which names accesses only.
+  CHECK_FALSE(last_occurrence(woken_then_wait, t).has_value());
 }
 
 TEST_CASE("symptoms: a pattern with a site no passing run executes goes last and is flagged", "[verdict]") {

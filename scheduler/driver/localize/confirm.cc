@@ -10,6 +10,7 @@
 #include "localize/forced_runs.h"
 #include "localize/in_context.h"
 #include "localize/reference_binding.h"
+#include "localize/without_pattern.h"
 #include "report/shell_quote.h"
 #include "runs/portfolio.h"
 #include "runs/run_collect.h"
@@ -72,7 +73,8 @@ std::vector<DirectedRun> run_directed(const LaunchTarget& target, const Directed
         if (kind == OutcomeKind::Assertion || kind == OutcomeKind::Signal || kind == OutcomeKind::Exit) {
           directed.failing_thread = record.failure.thread;
         }
-        if (batch.keep_failing_schedules && directed.result.failed()) {
+        if ((batch.keep_failing_schedules && directed.result.failed()) ||
+            (batch.keep_incomplete_schedules && directed.force.completed == 0)) {
           std::string problem;
           directed.schedule = recorded_schedule(run.region, directed.result.handle, &problem);
         }
@@ -240,8 +242,11 @@ CounterfactualResult force_counterfactual(const LaunchTarget& target, DirectedBa
                                           const std::string& target_name, std::size_t looks) {
   const std::vector<std::vector<std::uint32_t>> orders = counterfactual_orders(attempts[chosen]);
   if (orders.empty()) return {};  // NotRun: a single role has no opposite order
-  batch.keep_failing_schedules = false;
   const bool refuted = forced.verdict == Verdict::Refuted;
+  // A confirmation's control replays the runs where the opposite order did not complete
+  // (without_pattern.h): their schedules are kept.
+  batch.keep_failing_schedules = false;
+  batch.keep_incomplete_schedules = !refuted;
   std::optional<CounterfactualResult> first;
   std::uint64_t attempt_runs = 0;
   for (const std::vector<std::uint32_t>& order : orders) {
@@ -265,6 +270,23 @@ CounterfactualResult force_counterfactual(const LaunchTarget& target, DirectedBa
         r.failed_other = t.failed_other;
         r.binding = t.binding;
         r.reason = t.reason;
+        r.replayed_incomplete = 0;
+        r.without_pattern = 0;
+        r.without_pattern_failed = 0;
+        if (!refuted && t.completed < t.forced_runs) {
+          // The runs the tally did not count as completed (those that failed after their own
+          // steps are counted so).
+          std::vector<const DirectedRun*> incomplete;
+          for (const DirectedRun& run : runs) {
+            if (!run.force.completed && !failed_after_own_steps(run, &*opposite)) incomplete.push_back(&run);
+          }
+          const WithoutPatternCount without = runs_without_pattern(target, batch.base, incomplete, original,
+                                                                   attempts[chosen], batch.timeout_seconds, target_name);
+          r.replayed_incomplete = without.replayed;
+          r.without_pattern = without.without;
+          r.without_pattern_failed = without.without_failed;
+          attempt_runs += without.replayed;
+        }
       }
       if (realized) break;
     }
@@ -273,9 +295,12 @@ CounterfactualResult force_counterfactual(const LaunchTarget& target, DirectedBa
     const std::size_t tests = (first ? 2 : 1) * looks;
     const CounterfactualDecision d =
         refuted ? decide_necessity(r.completed, r.failed, request.baseline_rate, tests)
-                : decide_counterfactual({forced.completed, forced.failed, r.completed, r.failed}, tests);
+                : decide_counterfactual({forced.completed, forced.failed, r.completed, r.failed, r.without_pattern,
+                                         r.without_pattern_failed},
+                                        tests);
     r.outcome = d.outcome;
     r.p_lower = d.p_lower;
+    r.p_without = d.p_without;
     r.attempt_runs = attempt_runs;
     r.alpha = kCounterfactualAlpha / static_cast<double>(tests);
     const bool decided = r.outcome == CounterfactualOutcome::OrderMatters || r.outcome == CounterfactualOutcome::Needed;
@@ -398,10 +423,22 @@ void apply_counterfactual(ConfirmationResult& c, CounterfactualResult counterfac
   if (c.verdict == Verdict::Confirmed && counterfactual.outcome == CounterfactualOutcome::FailsAsOften) {
     c.verdict = Verdict::Inconclusive;
     c.refuted = false;
-    c.reason = "the opposite order fails as often: " + std::to_string(counterfactual.failed) + "/" +
-               std::to_string(counterfactual.completed) + " where it completed vs " + std::to_string(c.failed) + "/" +
-               std::to_string(c.completed) + " (one-sided Fisher p = " + p_value_text(counterfactual.p_lower) +
-               ", not < " + p_value_text(counterfactual.alpha) + ")";
+    // Whichever control did not show the failure rarer: the opposite order's, or the runs that had
+    // no occurrence of the pattern (counterfactual.h).
+    const bool without_decided = counterfactual.without_pattern >= kMinCompletedRuns &&
+                                 counterfactual.p_without >= counterfactual.alpha;
+    if (without_decided) {
+      c.reason = "it fails as often without it: " + std::to_string(counterfactual.without_pattern_failed) + "/" +
+                 std::to_string(counterfactual.without_pattern) +
+                 " forced runs with no occurrence of the pattern at all, replayed, vs " + std::to_string(c.failed) +
+                 "/" + std::to_string(c.completed) + " (one-sided Fisher p = " +
+                 p_value_text(counterfactual.p_without) + ", not < " + p_value_text(counterfactual.alpha) + ")";
+    } else {
+      c.reason = "the opposite order fails as often: " + std::to_string(counterfactual.failed) + "/" +
+                 std::to_string(counterfactual.completed) + " where it completed vs " + std::to_string(c.failed) + "/" +
+                 std::to_string(c.completed) + " (one-sided Fisher p = " + p_value_text(counterfactual.p_lower) +
+                 ", not < " + p_value_text(counterfactual.alpha) + ")";
+    }
   }
   c.counterfactual = std::move(counterfactual);
 }
@@ -632,12 +669,16 @@ nlohmann::json confirmation_json(const ConfirmationResult& c) {
                          {"failed", o.failed},
                          {"failed_incomplete", o.failed_incomplete},
                          {"failed_other", o.failed_other},
+                         {"replayed_incomplete", o.replayed_incomplete},
+                         {"without_pattern", o.without_pattern},
+                         {"without_pattern_failed", o.without_pattern_failed},
                          {"binding", o.binding},
                          {"attempt_runs", o.attempt_runs}};
     const bool necessity = o.outcome == CounterfactualOutcome::Needed || o.outcome == CounterfactualOutcome::NotNeeded;
     cf["test"] = {{"name", necessity ? "one-sided exact binomial vs baseline" : "one-sided Fisher exact"},
                   {"alpha", o.alpha},
                   {"p_lower", o.p_lower}};
+    if (o.without_pattern >= kMinCompletedRuns) cf["test"]["p_without"] = o.p_without;
     if (!o.reason.empty()) cf["reason"] = o.reason;
     if (o.looks == 2) cf["looks"] = o.looks;
     j["counterfactual"] = std::move(cf);

@@ -38,6 +38,7 @@ struct DirectedBatch {
   unsigned jobs = 1;
   double timeout_seconds = 10.0;
   bool keep_failing_schedules = false;  // fill DirectedRun::schedule for failing runs
+  bool keep_incomplete_schedules = false;  // ... and for runs where the directive did not complete
   // A directive in the failing run's context (ForceDirective::context): the reference run's
   // decisions, encoded (decision.h), given to every run as its input log.
   std::vector<std::uint8_t> context_log;
@@ -119,7 +120,15 @@ struct CounterfactualResult {
   std::uint64_t failed = 0;        // of those, failed the same way as the original
   std::uint64_t failed_incomplete = 0;
   std::uint64_t failed_other = 0;
-  double p_lower = 1;              // Fisher: P(opposite fails this seldom | equal rates)
+  // The runs where the opposite order did not complete, replayed traced (without_pattern.h):
+  // those with no occurrence of the pattern at all, and of them the ones that failed the same
+  // way. They count in the opposite's arm (counterfactual.h, "Failing without the pattern").
+  std::uint64_t replayed_incomplete = 0;
+  std::uint64_t without_pattern = 0;
+  std::uint64_t without_pattern_failed = 0;
+  double p_lower = 1;              // Fisher: P(opposite fails this seldom | equal rates); with the
+                                   // control without the pattern, the larger of the two
+  double p_without = 1;            // Fisher for the runs without the pattern (counterfactual.h)
   std::string binding;             // binding_text of the opposite directive used
   std::uint64_t attempt_runs = 0;  // forced runs over all bindings (and serial orders) tried
   std::string reason;              // unrealized: where it stalled

@@ -80,9 +80,28 @@ std::string_view counterfactual_outcome_name(CounterfactualOutcome outcome) {
 
 CounterfactualDecision decide_counterfactual(const CounterfactualEvidence& e, std::size_t serializations) {
   CounterfactualDecision d;
-  if (e.opposite_completed < kMinCompletedRuns) return d;  // unrealized: no control, keep the verdict
-  d.p_lower = fisher_at_most(e.opposite_failed, e.opposite_completed, e.forced_failed, e.forced_completed);
+  // Two controls, each realized from kMinCompletedRuns runs on: the runs where the opposite order
+  // completed, and those with no occurrence of the pattern at all (CounterfactualEvidence). The
+  // second can only take a confirmation away: runs with neither order are not what the control
+  // forces, so they never show alone that the order matters (nor rescue a triple through its
+  // second serial order). The order matters when the opposite order's control is realized and
+  // both realized controls fail significantly less often than the order: the larger p decides,
+  // and each test keeps its level.
+  const bool opposite = e.opposite_completed >= kMinCompletedRuns;
+  const bool without = e.without_pattern >= kMinCompletedRuns;
+  if (without) d.p_without = fisher_at_most(e.without_pattern_failed, e.without_pattern, e.forced_failed, e.forced_completed);
   const double alpha = kCounterfactualAlpha / static_cast<double>(std::max<std::size_t>(serializations, 1));
+  if (!opposite) {
+    // No control of its own: a realized second control that fails as often still takes the
+    // confirmation away; otherwise unrealized, and the verdict stays.
+    if (without && d.p_without >= alpha) {
+      d.outcome = CounterfactualOutcome::FailsAsOften;
+      d.p_lower = d.p_without;
+    }
+    return d;
+  }
+  d.p_lower = fisher_at_most(e.opposite_failed, e.opposite_completed, e.forced_failed, e.forced_completed);
+  if (without) d.p_lower = std::max(d.p_lower, d.p_without);
   d.outcome = d.p_lower < alpha ? CounterfactualOutcome::OrderMatters : CounterfactualOutcome::FailsAsOften;
   return d;
 }

@@ -66,16 +66,29 @@ enum class CounterfactualOutcome {
 };
 std::string_view counterfactual_outcome_name(CounterfactualOutcome outcome);
 
+// Without the pattern. A run forced toward the opposite order in which that order did not
+// complete is no evidence either way as long as the pattern itself may have happened there (the
+// hold on its first thread expired, and the pattern's order came after all). But when the run's
+// trace, replayed, has no occurrence of the pattern (in order, any threads, any iteration; or cut
+// short by the run's end), it is a run without the pattern: heldout2's start_gate, whose
+// woken1 → wait2 rides along a broadcast sent before anyone waited; forced the other way round,
+// 14 of 20 runs deadlocked with no occurrence of it. Such runs, failing or not (only failing ones
+// would bias them toward failure), are a second control beside the opposite order's, which can
+// only take a confirmation away: kept apart, because pooled with it they would hide an opposite
+// order that fails as often (heldout2's tz_rules: the opposite 8/8, runs with neither 0/9).
 struct CounterfactualEvidence {
   std::uint64_t forced_completed = 0;  // the pattern's order: completed runs
   std::uint64_t forced_failed = 0;     // of those, failed the same way
   std::uint64_t opposite_completed = 0;
   std::uint64_t opposite_failed = 0;
+  std::uint64_t without_pattern = 0;         // see above; not among opposite_completed
+  std::uint64_t without_pattern_failed = 0;  // of those, failed the same way
 };
 
 struct CounterfactualDecision {
   CounterfactualOutcome outcome = CounterfactualOutcome::Unrealized;
-  double p_lower = 1;  // fisher_at_most(opposite, forced); 1 when unrealized
+  double p_lower = 1;    // fisher_at_most(opposite, forced), or the larger with p_without; 1 when unrealized
+  double p_without = 1;  // fisher_at_most(without the pattern, forced); 1 when that control is unrealized
 };
 
 // `serializations`: how many serial orders the control tries in all (counterfactual_orders); the

@@ -49,11 +49,24 @@ std::string render_counterfactual(const CounterfactualResult& o, const std::stri
   if (o.outcome == CounterfactualOutcome::Unrealized) {
     text += "completed in " + std::to_string(o.completed) + "/" + std::to_string(o.forced_runs) +
             " forced runs (need " + std::to_string(kMinCompletedRuns) + "), so the control is unrealized";
+    if (o.without_pattern > 0) {
+      text += "; " + std::to_string(o.without_pattern) + " more had no occurrence of the pattern (" +
+              std::to_string(o.without_pattern_failed) + " failing)";
+    }
     if (!o.reason.empty()) text += "; " + o.reason;
     return text + "\n";
   }
   text += "fails " + std::to_string(o.failed) + "/" + std::to_string(o.completed) + " runs where it completed (" +
           std::to_string(o.forced_runs) + " forced); ";
+  if (o.without_pattern > 0) {
+    // The second control (without_pattern.h): runs with no occurrence of the pattern.
+    text += "without the pattern (replayed runs where the opposite did not complete and the pattern never "
+            "happened) fails " +
+            std::to_string(o.without_pattern_failed) + "/" + std::to_string(o.without_pattern) +
+            (o.without_pattern >= kMinCompletedRuns ? " (Fisher p = " + p_text(o.p_without) + ")"
+                                                    : " (fewer than " + std::to_string(kMinCompletedRuns) + ": no control)") +
+            "; ";
+  }
   if (o.outcome == CounterfactualOutcome::Needed || o.outcome == CounterfactualOutcome::NotNeeded) {
     const bool needed = o.outcome == CounterfactualOutcome::Needed;
     text += "binomial p = " + p_text(o.p_lower) + (needed ? " < " : ", not < ") + p_text(o.alpha) +

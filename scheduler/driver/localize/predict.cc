@@ -60,10 +60,17 @@ std::string_view access_name(std::uint8_t access) {
 }  // namespace
 
 TracedRun run_traced(const LaunchTarget& target, const RunSpec& spec, double timeout_seconds,
-                     const std::string& target_name) {
+                     const std::string& target_name, const Schedule* replay) {
   TraceRegion region;
   RunJob job;
-  job.config = run_config_for(spec);
+  if (replay != nullptr) {
+    RunSpec replay_spec = spec;
+    replay_spec.strategy = StrategyKind::Replay;
+    job.config = run_config_for(replay_spec);
+    job.input_log = encode_input_log(replay->decisions, kLogRegionBytes);
+  } else {
+    job.config = run_config_for(spec);
+  }
   job.trace_fd = region.fd();
   PoolOptions options;
   options.jobs = 1;
@@ -85,6 +92,7 @@ TracedRun run_traced(const LaunchTarget& target, const RunSpec& spec, double tim
     if (out.result.failed()) out.failing_thread = failing_thread_of(record, out.trace);
     std::string problem;
     out.schedule = recorded_schedule(run.region, out.result.handle, &problem);
+    out.replayed_faithfully = replay == nullptr || record.schedule_hash == replay->hash;
     return out;
   });
 }

@@ -57,9 +57,12 @@ struct TracedRun {
   localize::Trace trace;
   std::optional<std::uint32_t> failing_thread;  // the thread that failed, if the run failed
   std::optional<Schedule> schedule;             // its decisions (nullopt if the log was incomplete)
+  bool replayed_faithfully = true;              // a replay: it took the schedule's path (same hash)
 };
+// With `replay`, the run follows that schedule's decisions (a forced run traced after the fact:
+// the strategy of `spec` is replaced by a replay, its other settings kept).
 TracedRun run_traced(const LaunchTarget& target, const RunSpec& spec, double timeout_seconds,
-                     const std::string& target_name);
+                     const std::string& target_name, const Schedule* replay = nullptr);
 
 // Traces one run of `spec`: if it passes, predicts from failure-site functions of the
 // executable `target.path`; if it fails, from the failing thread's last reads.

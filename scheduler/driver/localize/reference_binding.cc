@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ctrlsched/forcing.h"
+#include "ctrlsched/sync_ops.h"
 
 namespace ctrlsched::driver {
 namespace {
@@ -17,8 +18,13 @@ constexpr std::size_t kSearchBudget = 2'000'000;  // event comparisons per searc
 
 bool writes(EventKind k) { return k == EventKind::Write || k == EventKind::AtomicStore || k == EventKind::AtomicRmw; }
 
-bool event_fits_step(const TraceEvent& e, const ForceStep& s) {
+// `sync`: a sync step fits the event of its operation (sync_op_of); otherwise sync steps fit
+// nothing (the binding below names accesses only).
+bool event_fits_step(const TraceEvent& e, const ForceStep& s, bool sync) {
   const EventKind k = kind_of(e);
+  if (s.access >= kForceSync) {
+    return sync && static_cast<std::uint8_t>(sync_op_of(e)) == s.access - kForceSync && (s.site == 0 || e.site == s.site);
+  }
   if (!is_access(k)) return false;
   if (s.site != 0 && e.site != s.site) return false;
   switch (static_cast<ForceAccess>(s.access)) {
@@ -33,22 +39,26 @@ bool event_fits_step(const TraceEvent& e, const ForceStep& s) {
 class Search {
  public:
   // `adjacent`: consecutive steps on one location must have no write to it between them.
-  // `threads`: when not empty, step i must be performed by threads[i].
-  Search(const ForceDirective& d, const localize::Trace& t, bool adjacent, std::vector<std::uint32_t> threads = {})
-      : d_(d), t_(t), adjacent_(adjacent), threads_(std::move(threads)) {}
+  // `threads`: when not empty, step i must be performed by threads[i]. `sync`: sync steps match
+  // their operations' events.
+  Search(const ForceDirective& d, const localize::Trace& t, bool adjacent, std::vector<std::uint32_t> threads = {},
+         bool sync = false)
+      : d_(d), t_(t), adjacent_(adjacent), sync_(sync), threads_(std::move(threads)) {}
 
   // Matches steps [0, step] with step `step` at an event before `before`, latest first.
   bool match(std::uint32_t step, std::size_t before) {
     for (std::size_t i = before; i-- > 0;) {
       if (++work_ > kSearchBudget) return false;
       const TraceEvent& e = t_.events[i];
-      if (!event_fits_step(e, d_.steps[step]) || !consistent(step, i)) continue;
+      if (!event_fits_step(e, d_.steps[step], sync_) || !consistent(step, i)) continue;
       chosen_[step] = i;
       if (step == 0 || match(step - 1, i)) return true;
       if (work_ > kSearchBudget) return false;
     }
     return false;
   }
+
+  bool exhausted() const { return work_ > kSearchBudget; }
 
   std::array<std::size_t, kMaxForceSteps> chosen_{};
 
@@ -77,6 +87,7 @@ class Search {
   const ForceDirective& d_;
   const localize::Trace& t_;
   const bool adjacent_;
+  const bool sync_;
   const std::vector<std::uint32_t> threads_;
   std::size_t work_ = 0;
 };
@@ -113,6 +124,28 @@ std::optional<ReferenceOccurrence> last_occurrence(const ForceDirective& d, cons
     o.threads.push_back(trace.events[search.chosen_[i]].thread);
   }
   return o;
+}
+
+std::optional<bool> occurs_in(const ForceDirective& d, const localize::Trace& trace) {
+  if (static_cast<ForceKind>(d.kind) != ForceKind::Order || d.count == 0 || d.count > kMaxForceSteps) return false;
+  Search any(d, trace, false, {}, true);
+  if (any.match(d.count - 1, trace.events.size())) return true;
+  if (any.exhausted()) return std::nullopt;
+  // Cut short by the run's end, as Falcon reads orders (localize::add_orders_cut_short): every
+  // step but a last write happened, in order, and the run never wrote there at all, because it
+  // ended first (an order violation whose read crashes: heldout2's timer_wheel reads the wheel's
+  // slots before main set them, and dereferences NULL).
+  const ForceStep& last = d.steps[d.count - 1];
+  if (d.count < 2 || static_cast<ForceAccess>(last.access) != ForceAccess::Write) return false;
+  for (const TraceEvent& e : trace.events) {
+    if (event_fits_step(e, last, true)) return false;
+  }
+  ForceDirective prefix = d;
+  prefix.count = d.count - 1;
+  Search before(prefix, trace, false, {}, true);
+  if (before.match(prefix.count - 1, trace.events.size())) return true;
+  if (before.exhausted()) return std::nullopt;
+  return false;
 }
 
 std::optional<ForceDirective> bind_to_occurrence(const ForceDirective& directive, const localize::Trace& trace,

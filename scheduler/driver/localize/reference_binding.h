@@ -33,6 +33,15 @@ struct ReferenceOccurrence {
 // out).
 std::optional<ReferenceOccurrence> last_occurrence(const ForceDirective& directive, const localize::Trace& trace);
 
+// Whether the trace has an occurrence of the directive's steps (Order only), accesses and sync
+// operations alike, in order, with the role and location constraints of last_occurrence and no
+// binding: whoever performs them, at whatever iteration; or cut short by the run's end as Falcon
+// reads orders (every step but a last write happened in order, and the run has no such write at
+// all). The counterfactual control asks it of a run in which the opposite order did not complete:
+// did the pattern itself happen there? nullopt when the search ran out of budget before it could
+// say.
+std::optional<bool> occurs_in(const ForceDirective& directive, const localize::Trace& trace);
+
 // The directive with roles bound to the occurrence's threads; with `occurrences`, each role's first
 // step also gets the thread's occurrence index of that access at its site. nullopt if a thread
 // cannot be named in a directive (ThreadId >= 255).
