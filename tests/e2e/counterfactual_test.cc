@@ -14,13 +14,20 @@ using namespace e2e;
 
 namespace {
 
-bool at_lines(const Json& pattern, const char* kind, std::vector<std::string> lines) {
+// The pattern is of `kind`, and its i-th access's site contains sites[i] ("a.c:22 ").
+bool at_sites(const Json& pattern, const std::string& kind, const std::vector<std::string>& sites) {
   if (pattern.at("kind") != kind) return false;
   const Json& accesses = pattern.at("accesses");
-  if (accesses.size() != lines.size()) return false;
-  for (std::size_t i = 0; i < lines.size(); ++i)
-    if (!contains(accesses.at(i).at("site").get<std::string>(), "event_registry.c:" + lines[i] + " ")) return false;
+  if (accesses.size() != sites.size()) return false;
+  for (std::size_t i = 0; i < sites.size(); ++i)
+    if (!contains(accesses.at(i).at("site").get<std::string>(), sites[i])) return false;
   return true;
+}
+
+bool at_lines(const Json& pattern, const char* kind, const std::vector<std::string>& lines) {
+  std::vector<std::string> sites;
+  for (const std::string& line : lines) sites.push_back("event_registry.c:" + line + " ");
+  return at_sites(pattern, kind, sites);
 }
 
 }  // namespace
@@ -104,13 +111,10 @@ TEST_CASE("counterfactual: an order in a loop whose control leans its way gets a
 
 namespace {
 
+// The first forced Falcon pattern of `kind` at `sites` (at_sites), or nullptr.
 const Json* falcon_pattern(const Json& report, const std::string& kind, const std::vector<std::string>& sites) {
   for (const Json& p : report.at("localization").at("falcon").at("patterns")) {
-    if (p.at("kind") != kind || !p.contains("confirmation")) continue;
-    const Json& accesses = p.at("accesses");
-    bool fits = accesses.size() == sites.size();
-    for (std::size_t i = 0; fits && i < sites.size(); ++i) fits = contains(accesses.at(i).at("site").get<std::string>(), sites[i]);
-    if (fits) return &p;
+    if (p.contains("confirmation") && at_sites(p, kind, sites)) return &p;
   }
   return nullptr;
 }

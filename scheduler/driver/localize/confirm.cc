@@ -425,20 +425,20 @@ void apply_counterfactual(ConfirmationResult& c, CounterfactualResult counterfac
     c.refuted = false;
     // Whichever control did not show the failure rarer: the opposite order's, or the runs that had
     // no occurrence of the pattern (counterfactual.h).
+    const auto as_often = [&](const std::string& what, std::uint64_t failed, std::uint64_t runs,
+                              const std::string& which, double p) {
+      return what + std::to_string(failed) + "/" + std::to_string(runs) + which + " vs " + std::to_string(c.failed) +
+             "/" + std::to_string(c.completed) + " (one-sided Fisher p = " + p_value_text(p) + ", not < " +
+             p_value_text(counterfactual.alpha) + ")";
+    };
     const bool without_decided = counterfactual.without_pattern >= kMinCompletedRuns &&
                                  counterfactual.p_without >= counterfactual.alpha;
-    if (without_decided) {
-      c.reason = "it fails as often without it: " + std::to_string(counterfactual.without_pattern_failed) + "/" +
-                 std::to_string(counterfactual.without_pattern) +
-                 " forced runs with no occurrence of the pattern at all, replayed, vs " + std::to_string(c.failed) +
-                 "/" + std::to_string(c.completed) + " (one-sided Fisher p = " +
-                 p_value_text(counterfactual.p_without) + ", not < " + p_value_text(counterfactual.alpha) + ")";
-    } else {
-      c.reason = "the opposite order fails as often: " + std::to_string(counterfactual.failed) + "/" +
-                 std::to_string(counterfactual.completed) + " where it completed vs " + std::to_string(c.failed) + "/" +
-                 std::to_string(c.completed) + " (one-sided Fisher p = " + p_value_text(counterfactual.p_lower) +
-                 ", not < " + p_value_text(counterfactual.alpha) + ")";
-    }
+    c.reason = without_decided
+                   ? as_often("it fails as often without it: ", counterfactual.without_pattern_failed,
+                              counterfactual.without_pattern, " forced runs with no occurrence of the pattern at all, replayed,",
+                              counterfactual.p_without)
+                   : as_often("the opposite order fails as often: ", counterfactual.failed, counterfactual.completed,
+                              " where it completed", counterfactual.p_lower);
   }
   c.counterfactual = std::move(counterfactual);
 }
