@@ -41,7 +41,9 @@
 //   context_thread while it is about to perform context_step at its occurrence: following stops
 //   there (ForceOutcome::context_reached), and when that access is the directive's step 0 it
 //   happens at once, as in the reference run; otherwise the rules decide that very point. A
-//   followed schedule that ends or stops fitting before the cut ends the context unreached.
+//   followed schedule that ends or stops fitting before the cut ends the context unreached. A
+//   sync cut's occurrence counts the context thread's calls of that operation at that site, a
+//   call that waited once (continues_blocked_call), as the reference binding counted them.
 // Never allocates: every table is a fixed array member.
 #include "ctrlsched/forcing.h"
 
@@ -426,18 +428,29 @@ void ForcingStrategy::observe(const TraceEvent& e) {
   if (kind_ == ForceKind::Order) {
     // The cut's access performed while still following: its point had no choice (the only
     // runnable thread). The context ends with it, and the access counts as a step if it is one.
-    if (in_context() && e.thread == directive_.context_thread && event_is_access(static_cast<EventKind>(e.kind)) &&
-        e.site == directive_.context_step.site) {
+    if (in_context() && directive_.context_step.access < kForceSync && e.thread == directive_.context_thread &&
+        event_is_access(static_cast<EventKind>(e.kind)) && e.site == directive_.context_step.site) {
       const std::uint32_t occurrence = directive_.context_step.occurrence;
       const auto access = static_cast<ForceAccess>(directive_.context_step.access);
       const bool writes = event_writes(static_cast<EventKind>(e.kind));
       const bool kind_fits = access == ForceAccess::Any || (access == ForceAccess::Write) == writes;
       if (kind_fits && (occurrence == 0 || context_seen_ + 1 == occurrence)) reach_cut(last_step_);
     }
+    // A sync cut is the context thread's n-th call of the operation at that site; a call that
+    // blocked counts once (continues_blocked_call), as bind_to_occurrence counted the reference's.
+    const ForceStep& cut = directive_.context_step;
+    const bool cut_call = in_context() && cut.access >= kForceSync && e.thread == directive_.context_thread &&
+                          e.site == cut.site && static_cast<std::uint8_t>(sync_op_of(e)) == cut.access - kForceSync &&
+                          !(context_previous_seen_ && continues_blocked_call(context_previous_, e));
+    if (e.thread == directive_.context_thread && sync_op_of(e) != SyncOp::None) {
+      context_previous_ = e;
+      context_previous_seen_ = true;
+    }
+    if (cut_call && (cut.occurrence == 0 || context_seen_ + 1 == cut.occurrence)) reach_cut(last_step_);
     const bool followed = in_context();
     if (!followed && outcome_->completed == 0 && step_matches_event(next_, e)) advance(e.thread, e.address);
-    if (followed && e.thread == directive_.context_thread && e.site == directive_.context_step.site &&
-        event_is_access(static_cast<EventKind>(e.kind))) {
+    if (followed && e.thread == directive_.context_thread && e.site == cut.site &&
+        (event_is_access(static_cast<EventKind>(e.kind)) || cut_call)) {
       ++context_seen_;
     }
     // Occurrences: this thread's accesses at each step's site so far (after matching, so the

@@ -12,6 +12,9 @@
 //                        every failing run but rarely fails when forced alone
 //   force_pair_half      one half of a two-variable bug in a loop: forced alone the other half
 //                        and the other iteration decide; in the failing run's context it decides
+//   force_lock_evict     a lock-order deadlock whose one lock's half is the third call of a loop
+//                        and needs the other thread's earlier lock: a sync pattern bound to its
+//                        call and forced in the failing run's context
 // The true pattern must come out `confirmed` (never `refuted`); a wrong pattern must not be
 // `confirmed`; an order that cannot happen is `unrealized`, with the step that never happened.
 #include <catch2/catch.hpp>
@@ -232,6 +235,33 @@ TEST_CASE("forcing classes: a half of a two-variable bug is confirmed in the fai
   CHECK(c.at("counterfactual").at("test").at("alpha").get<double>() == Approx(drv::kVerdictAlpha));
   CHECK(c.at("counterfactual").at("completed").get<int>() >= static_cast<int>(drv::kMinCompletedRuns));
   CHECK(c.at("counterfactual").at("failed").get<int>() * 2 < c.at("counterfactual").at("completed").get<int>());
+}
+
+TEST_CASE("forcing classes: a lock order at a loop's third call is bound to it and confirmed in context",
+          "[forcing-classes]") {
+  const std::string file = "force_lock_evict.c";
+  const int open_lock = line_of(file, "static void open_session(int id) {") + 1;
+  const int size_lock = line_of(file, "static int table_size(void) {") + 1;
+  TempDir dir;
+  const Localized r = localize(dir, "force_lock_evict", "200", {"--top", "5", "--strategy", "portfolio"});
+  INFO(r.run.process.out);
+  REQUIRE(r.run.process.exit_code == 1);
+  const Json& c = forced_pattern(r, "lock1-lock2", file, {open_lock, size_lock}).at("confirmation");
+  INFO(c.dump());
+  // Only the third open evicts, under the audit lock: the reference run's occurrence is the
+  // opener's third call of that lock, the reporter's first (its blocked call counted once).
+  CHECK(c.at("binding").get<std::string>().find("its 3rd lock at step 1") != std::string::npos);
+  CHECK(c.at("binding").get<std::string>().find("its 1st lock at step 2") != std::string::npos);
+  // Forced alone the reporter may not hold the audit lock yet; from the failing run's moment it
+  // does, and the opposite order from the same moment never deadlocks.
+  CHECK(c.at("verdict") == "confirmed");
+  REQUIRE(c.contains("context"));
+  CHECK(c.at("context_lost") == 0);
+  REQUIRE(c.contains("alone"));
+  CHECK(c.at("alone").at("verdict") != "confirmed");
+  CHECK(c.at("counterfactual").at("outcome") == "order matters");
+  CHECK(c.at("counterfactual").at("completed").get<int>() >= static_cast<int>(drv::kMinCompletedRuns));
+  CHECK(c.at("counterfactual").at("failed") == 0);
 }
 
 TEST_CASE("forcing classes: a symptom is ranked after the causes and never confirmed", "[forcing-classes]") {

@@ -8,6 +8,7 @@
 
 #include "ctrlsched/context_strategy.h"
 #include "ctrlsched/forcing.h"
+#include "ctrlsched/sync_ops.h"
 
 using namespace ctrlsched;
 
@@ -133,4 +134,65 @@ TEST_CASE("forcing in context: a directive without a context ignores the context
   // occurrence, T2 reading at kRead matches a later step and is held.
   CHECK(decide(forcing, 0, {pending(1, true, kWrite), pending(2, false, kRead)}, 1) == 1);
   CHECK(forcing.outcome().context_reached == 0);
+}
+
+TEST_CASE("forcing in context: a sync cut is its thread's n-th call, a blocked call counted once", "[forcing][sync]") {
+  // lock1@A → lock2@B, cut at T1's 2nd lock call at A. T1's 1st call waits (Block, Block again,
+  // then Acquire once T2 let the mutex go): one call. The reference then runs T1 to its 2nd call:
+  // the cut.
+  constexpr std::uint64_t kLockA = 0xa0, kLockB = 0xb0, kOtherSite = 0xc0, kMutex = 0x5000, kMutex2 = 0x6000;
+  ForceDirective d = order_directive({force_sync_step(kLockA, static_cast<std::uint8_t>(SyncOp::Lock), 0),
+                                      force_sync_step(kLockB, static_cast<std::uint8_t>(SyncOp::Lock), 1)});
+  REQUIRE(bind_role(d, 0, 1));
+  REQUIRE(bind_role(d, 1, 2));
+  d.context = 1;
+  d.context_thread = 1;
+  d.context_step = d.steps[0];
+  d.context_step.occurrence = 2;
+  const auto lock_at = [](ThreadId t, std::uint64_t site, std::uint64_t object) {
+    return Candidate{t, false, PendingKind::Sync, site, object, static_cast<std::uint8_t>(SyncOp::Lock), false};
+  };
+  const auto event = [](ThreadId t, EventKind kind, std::uint64_t site, std::uint64_t object) {
+    TraceEvent e{};
+    e.kind = static_cast<std::uint8_t>(kind);
+    e.aux = static_cast<std::uint16_t>(WaitKind::Mutex);
+    e.thread = t;
+    e.address = object;
+    e.site = site;
+    return e;
+  };
+  const auto sync_point = [](ForcingStrategy& s, ThreadId current, const std::vector<Candidate>& candidates,
+                             std::uint64_t step) {
+    return s.next_thread(SchedulingPoint{current, true, PointKind::Sync, step, candidates});
+  };
+  // A point with one candidate takes no decision from the log: the reference's are T1, T1.
+  const auto follower = make_replay_strategy(schedule({1, 1}));
+  const auto continuation = make_random_strategy(11, std::nullopt);
+  ContextStrategy context(*follower, *continuation);
+  ForcingStrategy forcing(context, d, nullptr, &context);
+  for (ThreadId t : {1u, 2u}) forcing.on_thread_created(t, 0);
+  // T1's 1st call: followed, not the cut; it waits.
+  CHECK(sync_point(forcing, 0, {lock_at(1, kLockA, kMutex), lock_at(2, kOtherSite, kMutex2)}, 1) == 1);
+  forcing.observe(event(1, EventKind::Block, kLockA, kMutex));
+  CHECK(sync_point(forcing, 1, {lock_at(2, kOtherSite, kMutex2)}, 2) == 2);
+  forcing.observe(event(2, EventKind::Acquire, kOtherSite, kMutex2));
+  // Woken, it finds the mutex taken again and waits once more (a switch between), then gets it:
+  // all the same call.
+  TraceEvent t1_switch{};
+  t1_switch.kind = static_cast<std::uint8_t>(EventKind::Switch);
+  t1_switch.thread = 1;
+  forcing.observe(event(1, EventKind::Block, kLockA, kMutex));
+  forcing.observe(t1_switch);
+  forcing.observe(event(1, EventKind::Acquire, kLockA, kMutex));
+  CHECK(context.following());
+  // T1's 2nd call is the cut: step 0 happens at once, as in the reference run.
+  CHECK(sync_point(forcing, 1, {lock_at(1, kLockA, kMutex), lock_at(2, kLockB, kMutex)}, 3) == 1);
+  CHECK(forcing.outcome().context_reached == 1);
+  CHECK(forcing.outcome().context_step == 3);
+  forcing.observe(event(1, EventKind::Acquire, kLockA, kMutex));
+  CHECK(forcing.outcome().steps_done == 1);
+  // Immediacy: T2's lock at B is next, and completes the order (it waits for T1).
+  CHECK(sync_point(forcing, 1, {lock_at(1, kOtherSite, kMutex2), lock_at(2, kLockB, kMutex)}, 4) == 2);
+  forcing.observe(event(2, EventKind::Block, kLockB, kMutex));
+  CHECK(forcing.outcome().completed == 1);
 }

@@ -182,6 +182,45 @@ TEST_CASE("reference binding: the occurrence whose steps saw each other, not the
   CHECK(fallback->events == std::vector<std::size_t>{0, 2});
 }
 
+TEST_CASE("reference binding: a sync step binds to its thread's n-th call, a blocked call counted once", "[verdict]") {
+  // lock1@A → lock2@B on one mutex (a lock-order half). T1 locks it at A in a loop; its third
+  // call has to wait, is woken, finds the mutex taken again and waits once more before it gets
+  // it (Block, switch, Block, switch, Acquire): one call, not three. T2's lock at B comes after.
+  constexpr std::uint64_t kLockA = 0xa0, kLockB = 0xb0, kUnlock = 0xc0, kMutex = 0x5000;
+  const auto sync = [](std::uint32_t thread, EventKind kind, std::uint64_t site) {
+    TraceEvent e = access(thread, kind, site, kMutex);
+    e.aux = static_cast<std::uint16_t>(WaitKind::Mutex);
+    return e;
+  };
+  const TraceEvent t1_switch = access(1, EventKind::Switch, 0, 2);
+  ForceDirective d{};
+  d.kind = static_cast<std::uint32_t>(ForceKind::Order);
+  d.count = 2;
+  d.steps[0] = force_sync_step(kLockA, static_cast<std::uint8_t>(SyncOp::Lock), 0);
+  d.steps[1] = force_sync_step(kLockB, static_cast<std::uint8_t>(SyncOp::Lock), 1);
+  localize::Trace t;
+  t.events = {sync(1, EventKind::Acquire, kLockA), sync(1, EventKind::Release, kUnlock),
+              sync(1, EventKind::Acquire, kLockA), sync(1, EventKind::Release, kUnlock),
+              sync(1, EventKind::Block, kLockA),   t1_switch,
+              sync(1, EventKind::Block, kLockA),   t1_switch,
+              sync(1, EventKind::Acquire, kLockA), sync(2, EventKind::Block, kLockB)};
+  const auto o = last_occurrence(d, t);
+  REQUIRE(o.has_value());
+  CHECK(o->threads == std::vector<std::uint32_t>{1, 2});
+  const auto bound = bind_to_occurrence(d, t, *o, true);
+  REQUIRE(bound.has_value());
+  CHECK(bound->steps[0].occurrence == 3);
+  CHECK(bound->steps[1].occurrence == 1);
+  CHECK(binding_text(*bound) == "role 1 = T1 (its 3rd lock at step 1), role 2 = T2 (its 1st lock at step 2)");
+  // A Block or Acquire after a Block of the same call continues it; an Acquire after the
+  // thread's unlock is a new call.
+  CHECK(continues_blocked_call(t.events[4], t.events[6]));
+  CHECK(continues_blocked_call(t.events[6], t.events[8]));
+  CHECK_FALSE(continues_blocked_call(t.events[3], t.events[4]));
+  CHECK_FALSE(continues_blocked_call(t.events[1], t.events[2]));
+  CHECK_FALSE(continues_blocked_call(t.events[6], t.events[9]));  // another thread's
+}
+
 TEST_CASE("reference binding: no occurrence when roles cannot be told apart", "[verdict]") {
   localize::Trace t;
   t.events = {access(1, EventKind::Read, kRead, kX), access(1, EventKind::Write, kWrite, kX),
@@ -244,8 +283,10 @@ TEST_CASE("occurs_in: the pattern's steps in order, any threads and iterations, 
   CHECK(occurs_in(woken_then_wait, t) == false);  // woken after the other's wait began
   t.events = {cond_event(1, EventKind::Block), cond_event(1, EventKind::Acquire), cond_event(2, EventKind::Block)};
   CHECK(occurs_in(woken_then_wait, t) == true);
-  // The same operations are no match for a binding search, which names accesses only.
-  CHECK_FALSE(last_occurrence(woken_then_wait, t).has_value());
+  // The binding search finds the same operations (a sync pattern is bound like any other).
+  const auto occurrence = last_occurrence(woken_then_wait, t);
+  REQUIRE(occurrence.has_value());
+  CHECK(occurrence->threads == std::vector<std::uint32_t>{1, 2});
 }
 
 TEST_CASE("symptoms: a pattern with a site no passing run executes goes last and is flagged", "[verdict]") {

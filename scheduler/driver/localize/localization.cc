@@ -212,7 +212,10 @@ class Confirmer {
           }
           // When none of those confirms it: forced from the moment the failing run performed its
           // first step, that run's decisions replayed up to there (in_context.h).
-          if (with_occurrences && context_log_) request.in_context = in_context(*with_occurrences);
+          // A sync first step needs a point to cut at (has_sync_point): not `woken`, not `create`.
+          const std::uint8_t first = s.directive.steps[0].access;
+          const bool cuttable = first < kForceSync || has_sync_point(static_cast<SyncOp>(first - kForceSync));
+          if (with_occurrences && context_log_ && cuttable) request.in_context = in_context(*with_occurrences);
         }
       }
       request.symptom = s.symptom;

@@ -18,12 +18,11 @@ constexpr std::size_t kSearchBudget = 2'000'000;  // event comparisons per searc
 
 bool writes(EventKind k) { return k == EventKind::Write || k == EventKind::AtomicStore || k == EventKind::AtomicRmw; }
 
-// `sync`: a sync step fits the event of its operation (sync_op_of); otherwise sync steps fit
-// nothing (the binding below names accesses only).
-bool event_fits_step(const TraceEvent& e, const ForceStep& s, bool sync) {
+// A sync step fits the event of its operation (sync_op_of), a memory step an access.
+bool event_fits_step(const TraceEvent& e, const ForceStep& s) {
   const EventKind k = kind_of(e);
   if (s.access >= kForceSync) {
-    return sync && static_cast<std::uint8_t>(sync_op_of(e)) == s.access - kForceSync && (s.site == 0 || e.site == s.site);
+    return static_cast<std::uint8_t>(sync_op_of(e)) == s.access - kForceSync && (s.site == 0 || e.site == s.site);
   }
   if (!is_access(k)) return false;
   if (s.site != 0 && e.site != s.site) return false;
@@ -39,18 +38,16 @@ bool event_fits_step(const TraceEvent& e, const ForceStep& s, bool sync) {
 class Search {
  public:
   // `adjacent`: consecutive steps on one location must have no write to it between them.
-  // `threads`: when not empty, step i must be performed by threads[i]. `sync`: sync steps match
-  // their operations' events.
-  Search(const ForceDirective& d, const localize::Trace& t, bool adjacent, std::vector<std::uint32_t> threads = {},
-         bool sync = false)
-      : d_(d), t_(t), adjacent_(adjacent), sync_(sync), threads_(std::move(threads)) {}
+  // `threads`: when not empty, step i must be performed by threads[i].
+  Search(const ForceDirective& d, const localize::Trace& t, bool adjacent, std::vector<std::uint32_t> threads = {})
+      : d_(d), t_(t), adjacent_(adjacent), threads_(std::move(threads)) {}
 
   // Matches steps [0, step] with step `step` at an event before `before`, latest first.
   bool match(std::uint32_t step, std::size_t before) {
     for (std::size_t i = before; i-- > 0;) {
       if (++work_ > kSearchBudget) return false;
       const TraceEvent& e = t_.events[i];
-      if (!event_fits_step(e, d_.steps[step], sync_) || !consistent(step, i)) continue;
+      if (!event_fits_step(e, d_.steps[step]) || !consistent(step, i)) continue;
       chosen_[step] = i;
       if (step == 0 || match(step - 1, i)) return true;
       if (work_ > kSearchBudget) return false;
@@ -87,7 +84,6 @@ class Search {
   const ForceDirective& d_;
   const localize::Trace& t_;
   const bool adjacent_;
-  const bool sync_;
   const std::vector<std::uint32_t> threads_;
   std::size_t work_ = 0;
 };
@@ -100,6 +96,28 @@ std::string ordinal(std::uint32_t n) {
     if (n % 10 == 3) suffix = "rd";
   }
   return std::to_string(n) + suffix;
+}
+
+// The thread's n-th access at the step's site, or its n-th call of the step's sync operation
+// there, for the event at `at`: its accesses (calls) there up to this one. A call that blocked
+// is one call however many events it left (continues_blocked_call), as the forcing strategy
+// counts it.
+std::uint32_t calls_up_to(const localize::Trace& trace, std::size_t at, const ForceStep& step) {
+  const TraceEvent& mine = trace.events[at];
+  const bool sync = step.access >= kForceSync;
+  const auto op = static_cast<SyncOp>(sync ? step.access - kForceSync : 0);
+  std::uint32_t n = 0;
+  const TraceEvent* previous_sync = nullptr;  // the thread's last sync event before e
+  for (std::size_t k = 0; k <= at; ++k) {
+    const TraceEvent& e = trace.events[k];
+    if (e.thread != mine.thread) continue;
+    if (e.site == mine.site) {
+      if (!sync && is_access(kind_of(e))) ++n;
+      if (sync && sync_op_of(e) == op && (previous_sync == nullptr || !continues_blocked_call(*previous_sync, e))) ++n;
+    }
+    if (sync_op_of(e) != SyncOp::None) previous_sync = &e;
+  }
+  return n;
 }
 
 }  // namespace
@@ -128,7 +146,7 @@ std::optional<ReferenceOccurrence> last_occurrence(const ForceDirective& d, cons
 
 std::optional<bool> occurs_in(const ForceDirective& d, const localize::Trace& trace) {
   if (static_cast<ForceKind>(d.kind) != ForceKind::Order || d.count == 0 || d.count > kMaxForceSteps) return false;
-  Search any(d, trace, false, {}, true);
+  Search any(d, trace, false);
   if (any.match(d.count - 1, trace.events.size())) return true;
   if (any.exhausted()) return std::nullopt;
   // Cut short by the run's end, as Falcon reads orders (localize::add_orders_cut_short): every
@@ -138,11 +156,11 @@ std::optional<bool> occurs_in(const ForceDirective& d, const localize::Trace& tr
   const ForceStep& last = d.steps[d.count - 1];
   if (d.count < 2 || static_cast<ForceAccess>(last.access) != ForceAccess::Write) return false;
   for (const TraceEvent& e : trace.events) {
-    if (event_fits_step(e, last, true)) return false;
+    if (event_fits_step(e, last)) return false;
   }
   ForceDirective prefix = d;
   prefix.count = d.count - 1;
-  Search before(prefix, trace, false, {}, true);
+  Search before(prefix, trace, false);
   if (before.match(prefix.count - 1, trace.events.size())) return true;
   if (before.exhausted()) return std::nullopt;
   return false;
@@ -160,15 +178,7 @@ std::optional<ForceDirective> bind_to_occurrence(const ForceDirective& directive
     role_seen[role] = true;
     if (!bind_role(d, role, occurrence.threads[i])) return std::nullopt;
     if (!occurrences) continue;
-    // The thread's n-th access at this site: count its accesses there up to this one.
-    const std::size_t at = occurrence.events[i];
-    const TraceEvent& mine = trace.events[at];
-    std::uint32_t n = 0;
-    for (std::size_t k = 0; k <= at; ++k) {
-      const TraceEvent& e = trace.events[k];
-      if (e.thread == mine.thread && e.site == mine.site && is_access(kind_of(e))) ++n;
-    }
-    d.steps[i].occurrence = n;
+    d.steps[i].occurrence = calls_up_to(trace, occurrence.events[i], d.steps[i]);
   }
   return d;
 }
@@ -181,7 +191,10 @@ std::string binding_text(const ForceDirective& d) {
     text += (text.empty() ? "role " : ", role ") + std::to_string(r + 1) + " = T" + std::to_string(tid);
     for (std::uint32_t i = 0; i < d.count; ++i) {
       if (d.steps[i].role == r && d.steps[i].occurrence != 0) {
-        text += " (its " + ordinal(d.steps[i].occurrence) + " access at step " + std::to_string(i + 1) + ")";
+        const std::uint8_t access = d.steps[i].access;
+        const std::string what =
+            access >= kForceSync ? sync_op_name(static_cast<SyncOp>(access - kForceSync)) : std::string("access");
+        text += " (its " + ordinal(d.steps[i].occurrence) + " " + what + " at step " + std::to_string(i + 1) + ")";
         break;
       }
     }

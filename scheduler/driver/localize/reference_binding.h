@@ -6,7 +6,9 @@
 // at its third iteration. bind_to_reference finds the pattern's last occurrence in the reference
 // failing run's trace (the one closest to the failure) and returns the directive with each role
 // bound to that occurrence's thread (creation index) and, optionally, each role's first step bound
-// to the thread's n-th access at that site. Pure, so it is unit-tested on hand-built traces.
+// to the thread's n-th access at that site (for a sync step, its n-th call of the operation there,
+// a call that waited counted once). Sync steps match their operations' events (sync_op_of). Pure,
+// so it is unit-tested on hand-built traces.
 #pragma once
 
 #include <cstdint>
@@ -43,7 +45,7 @@ std::optional<ReferenceOccurrence> last_occurrence(const ForceDirective& directi
 std::optional<bool> occurs_in(const ForceDirective& directive, const localize::Trace& trace);
 
 // The directive with roles bound to the occurrence's threads; with `occurrences`, each role's first
-// step also gets the thread's occurrence index of that access at its site. nullopt if a thread
+// step also gets the thread's occurrence index of that access (or sync call) at its site. nullopt if a thread
 // cannot be named in a directive (ThreadId >= 255).
 std::optional<ForceDirective> bind_to_occurrence(const ForceDirective& directive, const localize::Trace& trace,
                                                  const ReferenceOccurrence& occurrence, bool occurrences);

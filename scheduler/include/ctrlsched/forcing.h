@@ -122,7 +122,9 @@ class ForcingStrategy final : public Strategy {
 
   Strategy& inner_;
   ContextStrategy* context_;
-  std::uint32_t context_seen_ = 0;  // the context thread's accesses at the cut's site so far
+  std::uint32_t context_seen_ = 0;  // the context thread's accesses (calls) at the cut's site so far
+  TraceEvent context_previous_{};   // the context thread's last sync event (a Block: a call waits)
+  bool context_previous_seen_ = false;
   bool lease_cut_ = false;          // the next point is the cut, reached under a lease
   ForceDirective directive_;
   ForceKind kind_;

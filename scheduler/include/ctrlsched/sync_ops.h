@@ -81,6 +81,27 @@ constexpr SyncOp sync_op_of(const TraceEvent& e) {
   }
 }
 
+// One call of a blocking operation leaves several events when it has to wait: the Block of the
+// attempt, another Block each time it was woken and found the object taken again, and, once
+// granted, its Acquire (lock, semwait) or ThreadJoin. `e` continues such a call when `previous`,
+// the same thread's last sync event (sync_op_of is not None: its switches do not count), is a
+// Block of that operation at that site. Counting a thread's calls of an operation (a forced
+// order's occurrence, docs/forcing.md "Binding") counts each call once.
+constexpr bool continues_blocked_call(const TraceEvent& previous, const TraceEvent& e) {
+  const auto kind = static_cast<EventKind>(e.kind);
+  return static_cast<EventKind>(previous.kind) == EventKind::Block &&
+         (kind == EventKind::Block || kind == EventKind::Acquire || kind == EventKind::ThreadJoin) &&
+         previous.thread == e.thread && previous.site == e.site && sync_op_of(previous) == sync_op_of(e);
+}
+
+// Operations a thread stops at before it performs them (the shim's sync_point), so a forced run
+// can start at one (a cut in the failing run's context). `woken` is the end of a wait and
+// `create` is observed after the creation: neither has a point of its own.
+constexpr bool has_sync_point(SyncOp op) {
+  return op == SyncOp::Lock || op == SyncOp::Unlock || op == SyncOp::Signal || op == SyncOp::Wait ||
+         op == SyncOp::Post || op == SyncOp::SemWait || op == SyncOp::Join;
+}
+
 // Locon's access-pair entries keep a side's kind in one byte (AccessPair::head_write): 0 read,
 // 1 write, kSyncSide | op for a sync operation.
 inline constexpr std::uint8_t kSyncSide = 0x80;
