@@ -74,7 +74,7 @@ bool valid_directive(const ForceDirective& d) {
     if (kind == ForceKind::SwitchAtEntry && s.site == 0) return false;
     const bool sync_step = s.access > kForceSync && s.access < kForceSync + kSyncOps;
     if (kind == ForceKind::Order &&
-        (s.role >= kMaxForceSteps || s.location >= kMaxForceSteps ||
+        (s.role >= kMaxForceRoles || s.location >= kMaxForceSteps ||
          (s.access > static_cast<std::uint8_t>(ForceAccess::Entry) && !sync_step)))
       return false;
   }
@@ -132,7 +132,7 @@ ForcingStrategy::ForcingStrategy(Strategy& inner, const ForceDirective& directiv
   if (context_ != nullptr && !context_->following()) context_ = nullptr;
   if (kind_ != ForceKind::Order) return;
   // Roles bound in advance (to the threads of a reference run, docs/forcing.md "Binding").
-  for (std::uint32_t r = 0; r < kMaxForceSteps; ++r) {
+  for (std::uint32_t r = 0; r < kMaxForceRoles; ++r) {
     const std::uint32_t tid = bound_thread(directive_, r);
     if (tid == kNoBoundThread || tid >= kMaxThreads || thread_role_[tid] != kNoRole) continue;
     role_thread_[r] = tid;

@@ -1,9 +1,9 @@
 // Synchronization orders as causes (docs/localization.md, "Synchronization orders"): the real
-// driver with --localize on the lock-order deadlock, the lost wakeup and a flag re-set before the
-// waiter saw it. The rank-1 Falcon pattern must be the sync order, true by
-// examples/root_causes.txt's rule where the example is listed there, and forcing it must bring
-// the deadlock back (confirmed); the deadlock's lock-order cycle is explained. Fixed seeds, so
-// every count is deterministic.
+// driver with --localize on the lock-order deadlock (of two threads, and a ring of three), the
+// lost wakeup and a flag re-set before the waiter saw it. The rank-1 Falcon pattern must be the
+// sync order, true by examples/root_causes.txt's rule where the example is listed there, and
+// forcing it must bring the deadlock back (confirmed); the deadlock's lock-order cycle is
+// explained and forced as a whole. Fixed seeds, so every count is deterministic.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -103,6 +103,39 @@ TEST_CASE("sync order: abba_deadlock ranks the lock-order inversion first and ex
   REQUIRE(findings.at(0).contains("confirmation"));
   CHECK(findings.at(0).at("confirmation").at("verdict") == "confirmed");
   CHECK(findings.at(0).at("confirmation").at("failed").get<int>() >= 18);
+}
+
+TEST_CASE("sync order: a lock-order cycle of three threads is explained and confirmed by forcing", "[sync]") {
+  TempDir dir;
+  const SeedsRun r = localize(dir, binary("program_inst", "transfer_ring"));
+  INFO(r.describe());
+  REQUIRE(r.json.is_object());
+  const Json& loc = localized(r);
+  REQUIRE(loc.at("failing").get<int>() > 0);
+  REQUIRE(loc.contains("lock_cycle"));
+  const Json& cycle = loc.at("lock_cycle").at("threads");
+  REQUIRE(cycle.size() == 3);
+  // Each teller holds its own till and waits for the next one's.
+  const char* tills[3] = {"till_lock", "till_lock+40", "till_lock+80"};
+  for (int i = 0; i < 3; ++i) {
+    INFO("thread " << i);
+    CHECK(cycle.at(i).at("thread") == i + 1);
+    CHECK(cycle.at(i).at("holds") == tills[i]);
+    CHECK(cycle.at(i).at("waits_for") == tills[(i + 1) % 3]);
+    CHECK(contains(cycle.at(i).at("acquired_at").get<std::string>(), "transfer_ring.c:19"));
+    CHECK(contains(cycle.at(i).at("waits_at").get<std::string>(), "transfer_ring.c:21"));
+  }
+  // Forced as one order of six lock steps, bound to the report's threads (two-thread cycles are
+  // symmetric, three are not): it deadlocks again, and its opposite order never does.
+  REQUIRE(loc.at("lock_cycle").contains("confirmation"));
+  const Json& forced = loc.at("lock_cycle").at("confirmation");
+  INFO(forced.dump());
+  CHECK(forced.at("verdict") == "confirmed");
+  CHECK(forced.at("binding") == "role 1 = T1, role 2 = T2, role 3 = T3");
+  CHECK(forced.at("completed").get<int>() >= 7);
+  CHECK(forced.at("failed") == forced.at("completed"));
+  CHECK(forced.at("counterfactual").at("outcome") == "order matters");
+  CHECK(forced.at("counterfactual").at("failed") == 0);
 }
 
 TEST_CASE("sync order: missed_signal ranks signal-before-wait first and forcing it loses the wakeup", "[sync]") {

@@ -303,7 +303,7 @@ TEST_CASE("forcing: pair and triple builders", "[forcing]") {
 
 TEST_CASE("forcing: an invalid directive leaves the base strategy alone", "[forcing]") {
   ForceDirective bad = lost_update_triple();
-  bad.steps[1].role = kMaxForceSteps;  // out of range
+  bad.steps[1].role = kMaxForceRoles;  // out of range
   CHECK_FALSE(valid_directive(bad));
   CHECK(valid_directive(lost_update_triple()));
   CHECK_FALSE(valid_directive(ForceDirective{}));

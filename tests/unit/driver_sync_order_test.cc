@@ -139,10 +139,35 @@ TEST_CASE("a lock-order cycle is read from the deadlock report", "[localize_summ
     CHECK(directive->steps[i].access == kForceSync + static_cast<std::uint8_t>(SyncOp::Lock));
   }
   CHECK(valid_directive(*directive));
-  // A cycle of three threads does not fit in four steps; an unknown site cannot be forced.
-  LockCycle three = *cycle;
-  three.threads.push_back(three.threads[0]);
-  CHECK_FALSE(lock_cycle_directive(three, 100).has_value());
+  // Three threads: each takes its lock, then T3 asks for T1's, T2 for T3's, T1 for T2's.
+  LockCycle three;
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    LockCycleThread t;
+    t.thread = i + 1;
+    t.holds = 0x100 + i;
+    t.holds_site = 0x10 + i;
+    t.waits_for = 0x100 + (i + 1) % 3;
+    t.wait_site = 0x20 + i;
+    three.threads.push_back(t);
+  }
+  const auto ring = lock_cycle_directive(three, 100);
+  REQUIRE(ring.has_value());
+  REQUIRE(ring->count == 6);
+  const std::uint64_t ring_sites[6] = {0x10, 0x11, 0x12, 0x22, 0x21, 0x20};
+  const std::uint8_t ring_roles[6] = {0, 1, 2, 2, 1, 0};
+  const std::uint16_t ring_locations[6] = {0, 1, 2, 0, 2, 1};
+  for (int i = 0; i < 6; ++i) {
+    INFO("step " << i);
+    CHECK(ring->steps[i].site == ring_sites[i]);
+    CHECK(ring->steps[i].role == ring_roles[i]);
+    CHECK(ring->steps[i].location == ring_locations[i]);
+  }
+  CHECK(valid_directive(*ring));
+  // Five threads have more roles than a directive names; an unknown site cannot be forced.
+  LockCycle five = three;
+  five.threads.push_back(three.threads[0]);
+  five.threads.push_back(three.threads[1]);
+  CHECK_FALSE(lock_cycle_directive(five, 100).has_value());
   LockCycle unknown = *cycle;
   unknown.threads[1].holds_site = 0;
   CHECK_FALSE(lock_cycle_directive(unknown, 100).has_value());

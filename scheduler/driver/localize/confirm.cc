@@ -119,7 +119,7 @@ std::string stall_reason(const std::vector<DirectedRun>& runs, const ForceDirect
   if (directive != nullptr && step < directive->count) {
     const std::uint8_t role = directive->steps[step].role;
     for (const DirectedRun& run : runs) {
-      if (!run.force.completed && run.force.steps_done == step && role < kMaxForceSteps &&
+      if (!run.force.completed && run.force.steps_done == step && role < kMaxForceRoles &&
           run.force.role_thread[role] != 0) {
         who = "T" + std::to_string(run.force.role_thread[role] - 1);
         break;
@@ -161,7 +161,7 @@ std::string arrows(const std::vector<std::string>& names) {
 bool failed_after_own_steps(const DirectedRun& run, const ForceDirective* directive) {
   if (directive == nullptr || run.force.completed || run.force.steps_done == 0 || !run.failing_thread) return false;
   const std::uint32_t count = std::min<std::uint32_t>(directive->count, kMaxForceSteps);
-  for (std::uint8_t role = 0; role < kMaxForceSteps; ++role) {
+  for (std::uint8_t role = 0; role < kMaxForceRoles; ++role) {
     if (run.force.role_thread[role] != *run.failing_thread + 1) continue;
     for (std::uint32_t i = run.force.steps_done; i < count; ++i) {
       if (directive->steps[i].role == role) return false;

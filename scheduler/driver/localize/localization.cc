@@ -630,7 +630,7 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
     if (prediction_suspects.size() == predictions_to_force) break;
     prediction_suspects.push_back(confirmer.add(order.directive));
   }
-  // The lock-order cycle is forced as a whole too (lock_cycle_directive: two-thread cycles).
+  // The lock-order cycle is forced as a whole too (lock_cycle_directive: up to four threads).
   std::optional<std::size_t> cycle_suspect;
   if (data.lock_cycle()) {
     if (const auto directive = lock_cycle_directive(*data.lock_cycle(), kLocalizeHoldLimit)) {

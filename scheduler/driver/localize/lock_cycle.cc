@@ -63,20 +63,37 @@ std::optional<LockCycle> find_lock_cycle(const DeadlockInfo& deadlock) {
 }
 
 std::optional<ForceDirective> lock_cycle_directive(const LockCycle& cycle, std::uint32_t hold_limit) {
-  if (cycle.threads.size() != 2) return std::nullopt;
-  const LockCycleThread& first = cycle.threads[0];
-  const LockCycleThread& second = cycle.threads[1];
-  if (first.holds_site == 0 || second.holds_site == 0 || first.wait_site == 0 || second.wait_site == 0) return std::nullopt;
+  const std::size_t n = cycle.threads.size();
+  if (n < 2 || n > kMaxForceRoles || 2 * n > kMaxForceSteps) return std::nullopt;
+  for (const LockCycleThread& t : cycle.threads) {
+    if (t.holds_site == 0 || t.wait_site == 0) return std::nullopt;
+  }
+  // Location i is the lock thread i holds; thread i waits for the next thread's, (i + 1) mod n
+  // (find_lock_cycle). First every thread takes what it holds, in cycle order; then each asks
+  // for the next one's lock, the last thread first, so the last request closes the cycle.
   const auto lock = static_cast<std::uint8_t>(SyncOp::Lock);
-  // Location 0 is the first thread's lock (which the second waits for), 1 the second's.
-  ForceStep steps[4] = {force_sync_step(first.holds_site, lock, 0), force_sync_step(second.holds_site, lock, 1),
-                        force_sync_step(second.wait_site, lock, 1), force_sync_step(first.wait_site, lock, 0)};
-  steps[1].location = steps[3].location = 1;
   ForceDirective d{};
   d.kind = static_cast<std::uint32_t>(ForceKind::Order);
   d.hold_limit = hold_limit;
-  d.count = 4;
-  std::copy(std::begin(steps), std::end(steps), d.steps);
+  d.count = static_cast<std::uint32_t>(2 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto role = static_cast<std::uint8_t>(i);
+    d.steps[i] = force_sync_step(cycle.threads[i].holds_site, lock, role);
+    d.steps[i].location = static_cast<std::uint16_t>(i);
+    const std::size_t asker = n - 1 - i;
+    ForceStep& ask = d.steps[n + i];
+    ask = force_sync_step(cycle.threads[asker].wait_site, lock, static_cast<std::uint8_t>(asker));
+    ask.location = static_cast<std::uint16_t>((asker + 1) % n);
+  }
+  // Two threads are symmetric: whichever takes a lock first is role 1, and the cycle still
+  // closes. From three on, roles bound at first match can pair a thread with the wrong lock (T3
+  // taking its till second makes it role 2, which asks for T1's lock, not T3's real next one), so
+  // each role is the report's thread (ThreadIds are creation indexes, the same in a forced run).
+  if (n > 2) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!bind_role(d, static_cast<std::uint32_t>(i), cycle.threads[i].thread)) return std::nullopt;
+    }
+  }
   return d;
 }
 

@@ -35,10 +35,11 @@ struct LockCycle {
 std::optional<LockCycle> find_lock_cycle(const DeadlockInfo& deadlock);
 
 // The cycle as an order to force (force_directive.h), so it gets a verdict like the patterns:
-// for two threads, T1 takes what it holds, T2 takes what it holds, T2 asks for T1's lock, T1
-// asks for T2's (a lock step is performed by its acquisition or by the block of an attempt
-// that waits; docs/forcing.md, "Sync steps"). Steps on one lock share a location. nullopt for a
-// longer cycle (kMaxForceSteps is 4) or a site the report does not know.
+// every thread takes what it holds, in cycle order, then each asks for the next one's lock, the
+// last thread first (two threads: T1 takes, T2 takes, T2 asks for T1's lock, T1 for T2's; a
+// lock step is performed by its acquisition or by the block of an attempt that waits;
+// docs/forcing.md, "Sync steps"). Steps on one lock share a location. nullopt for a cycle of
+// more than kMaxForceRoles threads (four: eight steps) or a site the report does not know.
 std::optional<ForceDirective> lock_cycle_directive(const LockCycle& cycle, std::uint32_t hold_limit);
 
 std::vector<std::string> render_lock_cycle_text(const LockCycle& cycle, const RecordNames& names);

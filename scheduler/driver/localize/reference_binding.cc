@@ -170,11 +170,11 @@ std::optional<ForceDirective> bind_to_occurrence(const ForceDirective& directive
                                                  const ReferenceOccurrence& occurrence, bool occurrences) {
   ForceDirective d = directive;
   d.role_threads = 0;
-  std::array<bool, kMaxForceSteps> role_seen{};
+  std::array<bool, kMaxForceRoles> role_seen{};
   for (std::uint32_t i = 0; i < d.count && i < occurrence.events.size(); ++i) {
     const std::uint8_t role = d.steps[i].role;
     d.steps[i].occurrence = 0;
-    if (role >= kMaxForceSteps || role_seen[role]) continue;
+    if (role >= kMaxForceRoles || role_seen[role]) continue;
     role_seen[role] = true;
     if (!bind_role(d, role, occurrence.threads[i])) return std::nullopt;
     if (!occurrences) continue;
@@ -185,7 +185,7 @@ std::optional<ForceDirective> bind_to_occurrence(const ForceDirective& directive
 
 std::string binding_text(const ForceDirective& d) {
   std::string text;
-  for (std::uint32_t r = 0; r < kMaxForceSteps; ++r) {
+  for (std::uint32_t r = 0; r < kMaxForceRoles; ++r) {
     const std::uint32_t tid = bound_thread(d, r);
     if (tid == kNoBoundThread) continue;
     text += (text.empty() ? "role " : ", role ") + std::to_string(r + 1) + " = T" + std::to_string(tid);

@@ -28,7 +28,10 @@ enum class ForceAccess : std::uint8_t { Any = 0, Read = 1, Write = 2, Entry = 3 
 // matched at the sync operation's scheduling point (the object is the step's location).
 inline constexpr std::uint8_t kForceSync = 16;
 
-inline constexpr std::uint32_t kMaxForceSteps = 4;
+// A lock-order cycle of four threads is eight steps (lock_cycle.h); roles are threads, and
+// ForceDirective::role_threads names one per byte.
+inline constexpr std::uint32_t kMaxForceSteps = 8;
+inline constexpr std::uint32_t kMaxForceRoles = 4;
 
 struct ForceStep {
   std::uint64_t site;
@@ -65,9 +68,9 @@ constexpr std::uint32_t bound_thread(const ForceDirective& d, std::uint32_t role
   const std::uint32_t byte = (d.role_threads >> (8 * role)) & 0xffu;
   return byte == 0 ? kNoBoundThread : byte - 1;
 }
-// Binds `role` (< kMaxForceSteps) to `thread` (< 255); returns false if the thread cannot be named.
+// Binds `role` (< kMaxForceRoles) to `thread` (< 255); returns false if the thread cannot be named.
 constexpr bool bind_role(ForceDirective& d, std::uint32_t role, std::uint32_t thread) {
-  if (role >= kMaxForceSteps || thread >= 255) return false;
+  if (role >= kMaxForceRoles || thread >= 255) return false;
   d.role_threads = (d.role_threads & ~(0xffu << (8 * role))) | ((thread + 1) << (8 * role));
   return true;
 }
@@ -80,7 +83,7 @@ struct ForceOutcome {
   std::uint64_t completed_step; // scheduling step at which the last step happened
   // Order: the thread each role was bound to (ThreadId + 1; 0 = never bound), so an unrealized
   // order can say which thread never reached which step.
-  std::uint8_t role_thread[kMaxForceSteps];
+  std::uint8_t role_thread[kMaxForceRoles];
   std::uint32_t starvation_skips;  // decisions at which a thread was not held because it owned a
                                    // lock another thread was blocked on
   // In context (ForceDirective::context): 1 once the input log reached the cut; 0 while it was

@@ -136,7 +136,7 @@ class ForcingStrategy final : public Strategy {
 
   // Order
   std::uint32_t next_ = 0;                                 // index of the step to happen next
-  std::array<ThreadId, kMaxForceSteps> role_thread_{};     // kNoThread until bound
+  std::array<ThreadId, kMaxForceRoles> role_thread_{};     // kNoThread until bound
   std::array<std::uint64_t, kMaxForceSteps> location_address_{};  // per step.location, 0 until bound
   std::array<std::uint8_t, kMaxThreads> thread_role_{};    // kNoRole until bound
   std::array<std::uint32_t, kMaxThreads> held_for_{};      // decisions held since the last step
