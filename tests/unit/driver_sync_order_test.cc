@@ -163,6 +163,32 @@ TEST_CASE("a lock-order cycle is read from the deadlock report", "[localize_summ
     CHECK(ring->steps[i].location == ring_locations[i]);
   }
   CHECK(valid_directive(*ring));
+  // One lock's half of the ring (T2 takes its lock at 0x11, T1 asks for it at 0x20) cannot
+  // deadlock alone: its refutation becomes inconclusive. A half of a two-thread cycle, an
+  // unrelated lock order and a three-step pattern are left alone.
+  const auto lock_op = static_cast<std::uint8_t>(SyncOp::Lock);
+  const ForceDirective half = order_directive({force_sync_step(0x11, lock_op, 0), force_sync_step(0x20, lock_op, 1)});
+  CHECK(is_half_of_longer_cycle(half, three));
+  CHECK_FALSE(is_half_of_longer_cycle(half, *cycle));
+  CHECK_FALSE(is_half_of_longer_cycle(
+      order_directive({force_sync_step(0x11, lock_op, 0), force_sync_step(0x21, lock_op, 1)}), three));
+  CHECK_FALSE(is_half_of_longer_cycle(
+      order_directive({force_sync_step(0x11, lock_op, 0), force_sync_step(0x20, lock_op, 1),
+                       force_sync_step(0x20, static_cast<std::uint8_t>(SyncOp::Unlock), 0)}),
+      three));
+  ConfirmationResult refuted;
+  refuted.verdict = Verdict::Refuted;
+  refuted.refuted = true;
+  refuted.completed = 17;
+  refuted.failed = 2;
+  qualify_refutation_by_cycle(refuted, three);
+  CHECK(refuted.verdict == Verdict::Inconclusive);
+  CHECK_FALSE(refuted.refuted);
+  CHECK(refuted.reason.find("half of the lock-order cycle of 3 threads") != std::string::npos);
+  ConfirmationResult confirmed;
+  confirmed.verdict = Verdict::Confirmed;
+  qualify_refutation_by_cycle(confirmed, three);
+  CHECK(confirmed.verdict == Verdict::Confirmed);
   // Five threads have more roles than a directive names; an unknown site cannot be forced.
   LockCycle five = three;
   five.threads.push_back(three.threads[0]);

@@ -245,7 +245,17 @@ class Confirmer {
       results.push_back(owner.confirmation ? &*owner.confirmation : nullptr);
     }
     qualify_refutations_by_lines(patterns, results);
+    if (lock_cycle_ != nullptr) {
+      for (std::size_t i = 0; i < suspects_.size(); ++i) {
+        if (results[i] != nullptr && is_half_of_longer_cycle(suspects_[i].directive, *lock_cycle_)) {
+          qualify_refutation_by_cycle(*results[i], *lock_cycle_);
+        }
+      }
+    }
   }
+
+  // The deadlock's lock-order cycle, if the failing runs had one (qualify_refutation_by_cycle).
+  void set_lock_cycle(const LockCycle* cycle) { lock_cycle_ = cycle; }
 
   const ConfirmationResult* result(std::size_t id) const {
     const Suspect& s = suspects_[id];
@@ -363,6 +373,7 @@ class Confirmer {
   const LocalizeSettings& settings_;
   const ClassifyContext& context_;
   const std::string& target_name_;
+  const LockCycle* lock_cycle_ = nullptr;
   std::optional<FailureIdentity> original_;
   double baseline_ = 0;
   std::vector<Suspect> suspects_;
@@ -633,6 +644,7 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   // The lock-order cycle is forced as a whole too (lock_cycle_directive: up to four threads).
   std::optional<std::size_t> cycle_suspect;
   if (data.lock_cycle()) {
+    confirmer.set_lock_cycle(&*data.lock_cycle());
     if (const auto directive = lock_cycle_directive(*data.lock_cycle(), kLocalizeHoldLimit)) {
       cycle_suspect = confirmer.add(*directive);
     }

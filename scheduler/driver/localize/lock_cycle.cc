@@ -97,6 +97,28 @@ std::optional<ForceDirective> lock_cycle_directive(const LockCycle& cycle, std::
   return d;
 }
 
+bool is_half_of_longer_cycle(const ForceDirective& d, const LockCycle& cycle) {
+  const std::size_t n = cycle.threads.size();
+  const auto lock = static_cast<std::uint8_t>(kForceSync + static_cast<std::uint8_t>(SyncOp::Lock));
+  if (n < 3 || d.kind != static_cast<std::uint32_t>(ForceKind::Order) || d.count != 2) return false;
+  if (d.steps[0].access != lock || d.steps[1].access != lock || d.steps[0].role == d.steps[1].role) return false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const LockCycleThread& holder = cycle.threads[i];
+    const LockCycleThread& waiter = cycle.threads[(i + n - 1) % n];  // waits for holder's lock
+    if (d.steps[0].site == holder.holds_site && d.steps[1].site == waiter.wait_site) return true;
+  }
+  return false;
+}
+
+void qualify_refutation_by_cycle(ConfirmationResult& c, const LockCycle& cycle) {
+  if (c.verdict != Verdict::Refuted) return;
+  c.verdict = Verdict::Inconclusive;
+  c.refuted = false;
+  c.reason = "one lock's half of the lock-order cycle of " + std::to_string(cycle.threads.size()) +
+             " threads: alone it cannot deadlock, the other threads' locks are free (fails " + std::to_string(c.failed) +
+             "/" + std::to_string(c.completed) + " where it completed); the cycle is forced whole below";
+}
+
 std::vector<std::string> render_lock_cycle_text(const LockCycle& cycle, const RecordNames& names) {
   std::vector<std::string> lines;
   for (const LockCycleThread& t : cycle.threads) {

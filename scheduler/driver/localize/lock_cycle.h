@@ -13,6 +13,7 @@
 
 #include "ctrlsched/force_directive.h"
 #include "ctrlsched/run_record.h"
+#include "localize/confirm.h"
 #include "localize/record_names.h"
 #include <nlohmann/json.hpp>
 
@@ -41,6 +42,17 @@ std::optional<LockCycle> find_lock_cycle(const DeadlockInfo& deadlock);
 // docs/forcing.md, "Sync steps"). Steps on one lock share a location. nullopt for a cycle of
 // more than kMaxForceRoles threads (four: eight steps) or a site the report does not know.
 std::optional<ForceDirective> lock_cycle_directive(const LockCycle& cycle, std::uint32_t hold_limit);
+
+// A two-step lock order that is one lock's half of a cycle of three threads or more: one thread
+// takes the lock where a cycle thread took what it holds, another asks for it where the cycle
+// thread waiting for it asked (sites only: the halves of a ring of one function look alike).
+// Forced alone such a half cannot deadlock (the others' locks are free), so a refutation of it
+// says nothing about it.
+bool is_half_of_longer_cycle(const ForceDirective& directive, const LockCycle& cycle);
+
+// Turns such a half's refutation into `inconclusive`, with the reason (docs/localization.md,
+// "Lock-order cycle").
+void qualify_refutation_by_cycle(ConfirmationResult& c, const LockCycle& cycle);
 
 std::vector<std::string> render_lock_cycle_text(const LockCycle& cycle, const RecordNames& names);
 nlohmann::ordered_json lock_cycle_json(const LockCycle& cycle, const RecordNames& names);
