@@ -646,7 +646,8 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   if (data.lock_cycle()) {
     confirmer.set_lock_cycle(&*data.lock_cycle());
     if (const auto directive = lock_cycle_directive(*data.lock_cycle(), kLocalizeHoldLimit)) {
-      cycle_suspect = confirmer.add(*directive);
+      cycle_suspect = confirmer.add(reference ? order_as_in_trace(*directive, *data.lock_cycle(), reference->trace)
+                                              : *directive);
     }
   }
 

@@ -97,6 +97,46 @@ std::optional<ForceDirective> lock_cycle_directive(const LockCycle& cycle, std::
   return d;
 }
 
+ForceDirective order_as_in_trace(const ForceDirective& directive, const LockCycle& cycle, const localize::Trace& trace) {
+  const std::size_t n = cycle.threads.size();
+  if (directive.count != 2 * n) return directive;
+  const auto is_lock = [](const TraceEvent& e) { return sync_op_of(e) == SyncOp::Lock; };
+  // Step i (i < n) is thread i's hold, step n + k the request of thread n - 1 - k
+  // (lock_cycle_directive); `at[i]` is where that step's event is in the trace.
+  std::vector<std::size_t> at(2 * n, trace.events.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const LockCycleThread& t = cycle.threads[i];
+    std::size_t ask = trace.events.size();
+    for (std::size_t k = trace.events.size(); k-- > 0;) {
+      const TraceEvent& e = trace.events[k];
+      if (e.thread == t.thread && static_cast<EventKind>(e.kind) == EventKind::Block && is_lock(e) &&
+          e.address == t.waits_for && e.site == t.wait_site) {
+        ask = k;
+        break;
+      }
+    }
+    if (ask == trace.events.size()) return directive;
+    std::size_t hold = trace.events.size();
+    for (std::size_t k = ask; k-- > 0;) {
+      const TraceEvent& e = trace.events[k];
+      if (e.thread == t.thread && static_cast<EventKind>(e.kind) == EventKind::Acquire && is_lock(e) &&
+          e.address == t.holds && e.site == t.holds_site) {
+        hold = k;
+        break;
+      }
+    }
+    if (hold == trace.events.size()) return directive;
+    at[i] = hold;
+    at[2 * n - 1 - i] = ask;
+  }
+  std::vector<std::size_t> order(2 * n);
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return at[a] < at[b]; });
+  ForceDirective d = directive;
+  for (std::size_t i = 0; i < order.size(); ++i) d.steps[i] = directive.steps[order[i]];
+  return d;
+}
+
 bool is_half_of_longer_cycle(const ForceDirective& d, const LockCycle& cycle) {
   const std::size_t n = cycle.threads.size();
   const auto lock = static_cast<std::uint8_t>(kForceSync + static_cast<std::uint8_t>(SyncOp::Lock));

@@ -14,6 +14,7 @@
 #include "ctrlsched/force_directive.h"
 #include "ctrlsched/run_record.h"
 #include "localize/confirm.h"
+#include "ctrlsched/localize/trace.h"
 #include "localize/record_names.h"
 #include <nlohmann/json.hpp>
 
@@ -42,6 +43,16 @@ std::optional<LockCycle> find_lock_cycle(const DeadlockInfo& deadlock);
 // docs/forcing.md, "Sync steps"). Steps on one lock share a location. nullopt for a cycle of
 // more than kMaxForceRoles threads (four: eight steps) or a site the report does not know.
 std::optional<ForceDirective> lock_cycle_directive(const LockCycle& cycle, std::uint32_t hold_limit);
+
+// The same steps in the order the deadlocked run performed them: each thread's last acquisition
+// of what it holds and its last (blocked) request, sorted by their place in `trace`. A directive
+// is one total order, and the fixed one above is often not the order a loop's threads can take
+// (a four-stage ring deadlocked in 14 of 20 forced runs with the requests in another order, so
+// the order never completed); the run's own order happened once, and the reference binding can
+// then bind each step to its call and force it in the run's context (docs/localization.md,
+// "Lock-order cycle"). `directive` unchanged when the trace lacks one of the events (the run
+// that deadlocked is not the traced one).
+ForceDirective order_as_in_trace(const ForceDirective& directive, const LockCycle& cycle, const localize::Trace& trace);
 
 // A two-step lock order that is one lock's half of a cycle of three threads or more: one thread
 // takes the lock where a cycle thread took what it holds, another asks for it where the cycle
