@@ -189,6 +189,39 @@ TEST_CASE("a lock-order cycle is read from the deadlock report", "[localize_summ
   confirmed.verdict = Verdict::Confirmed;
   qualify_refutation_by_cycle(confirmed, three);
   CHECK(confirmed.verdict == Verdict::Confirmed);
+  // Ordered as a traced deadlock took them: T2 took its lock first, then T1, then T3; the
+  // requests came from T1, T3, T2 (each blocked). An earlier round's acquisition by T1 (released
+  // since) is not the one it holds.
+  const auto lock_event = [](std::uint32_t thread, EventKind kind, std::uint64_t object, std::uint64_t site) {
+    TraceEvent e{};
+    e.kind = static_cast<std::uint8_t>(kind);
+    e.aux = static_cast<std::uint16_t>(WaitKind::Mutex);
+    e.thread = thread;
+    e.address = object;
+    e.site = site;
+    return e;
+  };
+  localize::Trace run;
+  run.events = {lock_event(1, EventKind::Acquire, 0x100, 0x10), lock_event(1, EventKind::Release, 0x100, 0x30),
+                lock_event(2, EventKind::Acquire, 0x101, 0x11), lock_event(1, EventKind::Acquire, 0x100, 0x10),
+                lock_event(3, EventKind::Acquire, 0x102, 0x12), lock_event(1, EventKind::Block, 0x101, 0x20),
+                lock_event(3, EventKind::Block, 0x100, 0x22),   lock_event(2, EventKind::Block, 0x102, 0x21)};
+  const ForceDirective as_run = order_as_in_trace(*ring, three, run);
+  const std::uint64_t run_sites[6] = {0x11, 0x10, 0x12, 0x20, 0x22, 0x21};
+  const std::uint8_t run_roles[6] = {1, 0, 2, 0, 2, 1};
+  const std::uint16_t run_locations[6] = {1, 0, 2, 1, 0, 2};
+  for (int i = 0; i < 6; ++i) {
+    INFO("step " << i);
+    CHECK(as_run.steps[i].site == run_sites[i]);
+    CHECK(as_run.steps[i].role == run_roles[i]);
+    CHECK(as_run.steps[i].location == run_locations[i]);
+  }
+  CHECK(as_run.role_threads == ring->role_threads);
+  // A trace without T3's request (another run deadlocked): the fixed order stays.
+  run.events.pop_back();
+  run.events.erase(run.events.begin() + 6);
+  const ForceDirective fixed = order_as_in_trace(*ring, three, run);
+  for (int i = 0; i < 6; ++i) CHECK(fixed.steps[i].site == ring->steps[i].site);
   // Five threads have more roles than a directive names; an unknown site cannot be forced.
   LockCycle five = three;
   five.threads.push_back(three.threads[0]);
