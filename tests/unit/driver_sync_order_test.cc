@@ -9,6 +9,7 @@
 #include "ctrlsched/forcing.h"
 #include "ctrlsched/sync_ops.h"
 #include "localize/falcon_summary.h"
+#include "localize_trace_builder.h"
 #include "localize/lock_cycle.h"
 #include "localize/pattern_directives.h"
 
@@ -192,20 +193,16 @@ TEST_CASE("a lock-order cycle is read from the deadlock report", "[localize_summ
   // Ordered as a traced deadlock took them: T2 took its lock first, then T1, then T3; the
   // requests came from T1, T3, T2 (each blocked). An earlier round's acquisition by T1 (released
   // since) is not the one it holds.
-  const auto lock_event = [](std::uint32_t thread, EventKind kind, std::uint64_t object, std::uint64_t site) {
-    TraceEvent e{};
-    e.kind = static_cast<std::uint8_t>(kind);
-    e.aux = static_cast<std::uint16_t>(WaitKind::Mutex);
-    e.thread = thread;
-    e.address = object;
-    e.site = site;
-    return e;
-  };
-  localize::Trace run;
-  run.events = {lock_event(1, EventKind::Acquire, 0x100, 0x10), lock_event(1, EventKind::Release, 0x100, 0x30),
-                lock_event(2, EventKind::Acquire, 0x101, 0x11), lock_event(1, EventKind::Acquire, 0x100, 0x10),
-                lock_event(3, EventKind::Acquire, 0x102, 0x12), lock_event(1, EventKind::Block, 0x101, 0x20),
-                lock_event(3, EventKind::Block, 0x100, 0x22),   lock_event(2, EventKind::Block, 0x102, 0x21)};
+  localize::testing::TraceBuilder b;
+  b.lock(1, 0x100, 0x10);
+  b.unlock(1, 0x100, 0x30);
+  b.lock(2, 0x101, 0x11);
+  b.lock(1, 0x100, 0x10);
+  b.lock(3, 0x102, 0x12);
+  b.blocked_lock(1, 0x101, 0x20);
+  b.blocked_lock(3, 0x100, 0x22);
+  b.blocked_lock(2, 0x102, 0x21);
+  localize::Trace run = b.trace();
   const ForceDirective as_run = order_as_in_trace(*ring, three, run);
   const std::uint64_t run_sites[6] = {0x11, 0x10, 0x12, 0x20, 0x22, 0x21};
   const std::uint8_t run_roles[6] = {1, 0, 2, 0, 2, 1};

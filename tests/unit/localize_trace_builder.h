@@ -75,6 +75,10 @@ class TraceBuilder {
   std::size_t unlock(std::uint32_t t, std::uint64_t mutex, std::uint64_t site = 0) {
     return release(t, mutex, WaitKind::Mutex, 0, site);
   }
+  // A lock attempt that waits (the shim's Block on a mutex); its Acquire follows when granted.
+  std::size_t blocked_lock(std::uint32_t t, std::uint64_t mutex, std::uint64_t site = 0) {
+    return event(EventKind::Block, t, mutex, site, 0, static_cast<std::uint16_t>(WaitKind::Mutex));
+  }
   std::size_t switch_to(std::uint32_t from, std::uint32_t to) {
     return event(EventKind::Switch, from, to);
   }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 
 #include "ctrlsched/forcing.h"
 #include "ctrlsched/sync_ops.h"
@@ -97,40 +98,42 @@ std::optional<ForceDirective> lock_cycle_directive(const LockCycle& cycle, std::
   return d;
 }
 
+namespace {
+
+// The index of the last event before `before` in which `thread` performed `kind` (Acquire: took,
+// Block: waited for) on the lock `object` at `site`; trace.events.size() if there is none.
+std::size_t last_lock_event(const localize::Trace& trace, std::size_t before, std::uint32_t thread, EventKind kind,
+                            std::uint64_t object, std::uint64_t site) {
+  for (std::size_t k = before; k-- > 0;) {
+    const TraceEvent& e = trace.events[k];
+    if (e.thread == thread && static_cast<EventKind>(e.kind) == kind && sync_op_of(e) == SyncOp::Lock &&
+        e.address == object && e.site == site) {
+      return k;
+    }
+  }
+  return trace.events.size();
+}
+
+}  // namespace
+
 ForceDirective order_as_in_trace(const ForceDirective& directive, const LockCycle& cycle, const localize::Trace& trace) {
   const std::size_t n = cycle.threads.size();
+  const std::size_t none = trace.events.size();
   if (directive.count != 2 * n) return directive;
-  const auto is_lock = [](const TraceEvent& e) { return sync_op_of(e) == SyncOp::Lock; };
   // Step i (i < n) is thread i's hold, step n + k the request of thread n - 1 - k
   // (lock_cycle_directive); `at[i]` is where that step's event is in the trace.
-  std::vector<std::size_t> at(2 * n, trace.events.size());
+  std::vector<std::size_t> at(2 * n, none);
   for (std::size_t i = 0; i < n; ++i) {
     const LockCycleThread& t = cycle.threads[i];
-    std::size_t ask = trace.events.size();
-    for (std::size_t k = trace.events.size(); k-- > 0;) {
-      const TraceEvent& e = trace.events[k];
-      if (e.thread == t.thread && static_cast<EventKind>(e.kind) == EventKind::Block && is_lock(e) &&
-          e.address == t.waits_for && e.site == t.wait_site) {
-        ask = k;
-        break;
-      }
-    }
-    if (ask == trace.events.size()) return directive;
-    std::size_t hold = trace.events.size();
-    for (std::size_t k = ask; k-- > 0;) {
-      const TraceEvent& e = trace.events[k];
-      if (e.thread == t.thread && static_cast<EventKind>(e.kind) == EventKind::Acquire && is_lock(e) &&
-          e.address == t.holds && e.site == t.holds_site) {
-        hold = k;
-        break;
-      }
-    }
-    if (hold == trace.events.size()) return directive;
+    const std::size_t ask = last_lock_event(trace, none, t.thread, EventKind::Block, t.waits_for, t.wait_site);
+    if (ask == none) return directive;
+    const std::size_t hold = last_lock_event(trace, ask, t.thread, EventKind::Acquire, t.holds, t.holds_site);
+    if (hold == none) return directive;
     at[i] = hold;
     at[2 * n - 1 - i] = ask;
   }
   std::vector<std::size_t> order(2 * n);
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return at[a] < at[b]; });
   ForceDirective d = directive;
   for (std::size_t i = 0; i < order.size(); ++i) d.steps[i] = directive.steps[order[i]];
