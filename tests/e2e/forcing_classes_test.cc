@@ -12,6 +12,8 @@
 //                        every failing run but rarely fails when forced alone
 //   force_pair_half      one half of a two-variable bug in a loop: forced alone the other half
 //                        and the other iteration decide; in the failing run's context it decides
+//   force_cut_short_half one half of a two-variable bug that every failing run has only cut
+//                        short (the check fails after the read, before the other thread's store)
 //   force_lock_evict     a lock-order deadlock whose one lock's half is the third call of a loop
 //                        and needs the other thread's earlier lock: a sync pattern bound to its
 //                        call and forced in the failing run's context
@@ -235,6 +237,34 @@ TEST_CASE("forcing classes: a half of a two-variable bug is confirmed in the fai
   CHECK(c.at("counterfactual").at("test").at("alpha").get<double>() == Approx(drv::kVerdictAlpha));
   CHECK(c.at("counterfactual").at("completed").get<int>() >= static_cast<int>(drv::kMinCompletedRuns));
   CHECK(c.at("counterfactual").at("failed").get<int>() * 2 < c.at("counterfactual").at("completed").get<int>());
+}
+
+TEST_CASE("forcing classes: a half that every failing run ends before its write is not refuted",
+          "[forcing-classes]") {
+  const std::string file = "force_cut_short_half.c";
+  const int read_height = line_of(file, "int height = max_height;");
+  const int store_height = line_of(file, "max_height = 32;");
+  TempDir dir;
+  const Localized r = localize(dir, "force_cut_short_half", "400");
+  INFO(r.run.process.out);
+  REQUIRE(r.run.process.exit_code == 1);
+  const Json& half = forced_pattern(r, "R1-W2", file, {read_height, store_height});
+  INFO(half.dump());
+  // Every failing run read the old height and failed before the admin stored the new one: the
+  // order cut short, in each of them.
+  const int failures = r.run.json.at("summary").at("failures").get<int>();
+  CHECK(half.at("failed").get<int>() == failures);
+  CHECK(half.at("failed_cut_short").get<int>() == failures);
+  // Forced alone it fails no more than the baseline (the width's half is the other part), and at
+  // a 4% baseline its opposite order cannot show it is needed. The exploration can: the read
+  // before the store is in every failing run, so it is not refuted (docs/forcing.md, "Refuted,
+  // but every failure had it").
+  const Json& c = half.at("confirmation");
+  CHECK(c.at("verdict") != "refuted");
+  if (c.contains("exploration")) {
+    CHECK(c.at("exploration").at("failing_with").get<int>() == failures);
+    CHECK(c.at("exploration").at("failing").get<int>() == failures);
+  }
 }
 
 TEST_CASE("forcing classes: a lock order at a loop's third call is bound to it and confirmed in context",

@@ -124,3 +124,24 @@ TEST_CASE("association: apply_exploration turns such a refutation inconclusive, 
   apply_exploration(confirmed, strong);
   CHECK(confirmed.verdict == Verdict::Confirmed);
 }
+
+TEST_CASE("association: a failing run whose order its end cut short had it, unless the read is the failure's",
+          "[association]") {
+  // 41 failing runs, each seeing only the read: the run ended before the reloader's write. The
+  // write did not come before the read in any of them, so all 41 had the order (retry_policy).
+  const ExplorationCounts half = exploration_counts(41, 41, 41, 415, 959, false);
+  CHECK(half.failing_with == 41);
+  CHECK(half.failing == 41);
+  CHECK(half.passing_with == 415);
+  CHECK(half.passing == 959);
+  CHECK(associated_with_failure(half));
+  CHECK_FALSE(refutation_stands(half, 14, 0));
+  // The same counts when the read is the assertion's own read: the run ends there because it
+  // fails, and the order is not had; it stays refuted (maintenance3's read of `serving`).
+  const ExplorationCounts symptom = exploration_counts(41, 41, 41, 415, 959, true);
+  CHECK(symptom.failing_with == 0);
+  CHECK(refutation_stands(symptom, 14, 0));
+  // Only the cut-short runs are taken away: 30 failing runs had the order complete, 11 cut short.
+  CHECK(exploration_counts(41, 11, 41, 415, 959, true).failing_with == 30);
+  CHECK(exploration_counts(41, 11, 41, 415, 959, false).failing_with == 41);
+}

@@ -1,12 +1,19 @@
 // The exploration's association of an order with the failure (see exploration_association.h).
 #include "localize/exploration_association.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "localize/counterfactual.h"
 #include "localize/verdict.h"
 
 namespace ctrlsched::driver {
+
+ExplorationCounts exploration_counts(std::uint64_t failed, std::uint64_t failed_cut_short, std::uint64_t total_failed,
+                                     std::uint64_t passed, std::uint64_t total_passed, bool read_fails) {
+  const std::uint64_t not_had = read_fails ? std::min(failed_cut_short, failed) : 0;
+  return ExplorationCounts{failed - not_had, total_failed, passed, total_passed};
+}
 
 double failure_association_p(const ExplorationCounts& c) {
   if (c.failing == 0 || c.passing == 0) return 1;

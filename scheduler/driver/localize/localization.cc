@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <set>
 #include <cstring>
+#include <filesystem>
 
 #include "ctrlsched/access_pairs.h"
 #include "ctrlsched/sync_ops.h"
@@ -113,6 +114,7 @@ class Confirmer {
     for (const RunResult& run : report.runs) {
       if (run.failed()) {
         original_ = failure_identity(run);
+        if (run.failure) failure_where_ = SourceLocation{"", "", run.failure->file, run.failure->line, 0};
         break;
       }
     }
@@ -375,6 +377,7 @@ class Confirmer {
   const std::string& target_name_;
   const LockCycle* lock_cycle_ = nullptr;
   std::optional<FailureIdentity> original_;
+  SourceLocation failure_where_;  // file and line of the first failure, when known
   double baseline_ = 0;
   std::vector<Suspect> suspects_;
   const localize::Trace* reference_ = nullptr;
@@ -417,11 +420,22 @@ class Confirmer {
     const ForceDirective directive = by_statement(forced);
     for (const localize::RankedFalconPattern& p : falcon_->patterns) {
       if (!same_directive(falcon_directive(p.id), directive)) continue;
-      // A failing run "had" an order cut short by its end only on paper: the write never came.
-      return ExplorationCounts{p.failed - std::min(p.failed_cut_short, p.failed), falcon_->total_failed, p.passed,
-                               falcon_->total_passed};
+      // A cut-short order's read is its first site (add_orders_cut_short makes only R1-W2s).
+      const bool read_fails = p.failed_cut_short > 0 && at_failing_statement(p.id.sites[0]);
+      return driver::exploration_counts(p.failed, p.failed_cut_short, falcon_->total_failed, p.passed,
+                                        falcon_->total_passed, read_fails);
     }
     return std::nullopt;
+  }
+
+  // The site is on the source line the first failure was reported at (an assertion, a crash);
+  // true when the site cannot be named. A failure with no line (an exit status) has no statement.
+  bool at_failing_statement(std::uint64_t site) const {
+    if (names_ == nullptr) return true;
+    if (failure_where_.line == 0 || failure_where_.file.empty()) return false;
+    const SourceLocation where = names_->source(site);
+    return where.line == failure_where_.line &&
+           std::filesystem::path(where.file).filename() == std::filesystem::path(failure_where_.file).filename();
   }
 
   // Why `directive` is an order the exploration saw only in passing runs, or "".

@@ -36,13 +36,17 @@ std::string RecordNames::site(std::uint64_t site) const {
   return text.empty() ? where.text : text;
 }
 
-std::string RecordNames::statement(std::uint64_t site) const {
+SourceLocation RecordNames::source(std::uint64_t site) const {
   const std::uint64_t module = site >> kSiteModuleShift;
   const std::uint64_t offset = site & kSiteOffsetMask;
-  if (site == 0 || module >= modules_.size() || !symbolize_) return "";
+  if (site == 0 || module >= modules_.size() || !symbolize_) return {};
   char frame[64];
   std::snprintf(frame, sizeof frame, "+0x%" PRIx64, offset > 0 ? offset - 1 : 0);
-  const SourceLocation where = symbolize_(modules_[module].path + frame);
+  return symbolize_(modules_[module].path + frame);
+}
+
+std::string RecordNames::statement(std::uint64_t site) const {
+  const SourceLocation where = source(site);
   if (where.file.empty() || where.line == 0) return "";
   // The column tells two accesses of one line apart (`answered_ += handler_->handle(r)`), while
   // the copies of one access inlined into two callers share it.

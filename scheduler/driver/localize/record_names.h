@@ -40,6 +40,8 @@ class RecordNames {
   // unknown), or "" when the debug information does not say: the copies of one access inlined
   // into two callers share it.
   std::string statement(std::uint64_t site) const;
+  // The site's source location (file and line empty / 0 when the debug information does not say).
+  SourceLocation source(std::uint64_t site) const;
   // The global holding `address` ("balance", "table+16"), or "" (heap, stack, unknown).
   std::string data(std::uint64_t address) const;
   // data(address), or the address in hex when it names no global.
