@@ -14,6 +14,8 @@
 //                        and the other iteration decide; in the failing run's context it decides
 //   force_cut_short_half one half of a two-variable bug that every failing run has only cut
 //                        short (the check fails after the read, before the other thread's store)
+//   force_coupled_pair   a two-variable bug: a single-location pattern that is one pair of
+//                        Locon's coupled finding is confirmed as that part
 //   force_lock_evict     a lock-order deadlock whose one lock's half is the third call of a loop
 //                        and needs the other thread's earlier lock: a sync pattern bound to its
 //                        call and forced in the failing run's context
@@ -265,6 +267,38 @@ TEST_CASE("forcing classes: a half that every failing run ends before its write 
     CHECK(c.at("exploration").at("failing_with").get<int>() == failures);
     CHECK(c.at("exploration").at("failing").get<int>() == failures);
   }
+}
+
+TEST_CASE("forcing classes: a pair of a two-variable cause is confirmed as a part of it", "[forcing-classes]") {
+  TempDir dir;
+  const Localized r = localize(dir, "force_coupled_pair", "400");
+  INFO(r.run.process.out);
+  REQUIRE(r.run.process.exit_code == 1);
+  const Json& localization = r.run.json.at("localization");
+  // Locon's finding couples the weight's order with the count's. Confirmed, each pair is reversed
+  // alone (the other kept); the count's reversal passes, so that pair is needed.
+  const Json& finding = localization.at("locon").at("findings").at(0).at("confirmation");
+  INFO(finding.dump());
+  REQUIRE(finding.at("verdict") == "confirmed");
+  REQUIRE(finding.contains("halves"));
+  CHECK(finding.at("halves").size() == 2);
+  const bool some_needed = std::any_of(finding.at("halves").begin(), finding.at("halves").end(),
+                                       [](const Json& h) { return h.at("needed").get<bool>(); });
+  CHECK(some_needed);
+  // ConSeq's prediction is that pair alone (the count's increment before the auditor's read):
+  // forced by itself it is not confirmed, as the finding's part it is.
+  const Json& prediction = localization.at("prediction").at("confirmations").at(0);
+  INFO(prediction.dump());
+  CHECK(prediction.at("verdict") == "confirmed");
+  REQUIRE(prediction.contains("coupled_part"));
+  const Json& part = prediction.at("coupled_part");
+  CHECK(part.at("partner").get<std::string>().find("force_coupled_pair.c:39") != std::string::npos);
+  CHECK(part.at("reversed").at("needed") == true);
+  CHECK(part.at("reversed").at("failed").get<int>() * 2 < part.at("reversed").at("completed").get<int>());
+  CHECK(part.at("finding_failed").get<int>() * 2 >= part.at("finding_completed").get<int>());
+  REQUIRE(prediction.contains("alone"));
+  CHECK(prediction.at("alone").at("verdict") != "confirmed");
+  CHECK(r.run.process.out.find("confirmed: a part of a two-variable cause") != std::string::npos);
 }
 
 TEST_CASE("forcing classes: a lock order at a loop's third call is bound to it and confirmed in context",

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "localize/coupled_halves.h"
 #include "localize/forced_runs.h"
 #include "localize/in_context.h"
 #include "localize/reference_binding.h"
@@ -459,6 +460,37 @@ void apply_exploration(ConfirmationResult& c, const ExplorationCounts& explorati
   c.exploration = exploration;
 }
 
+// A confirmed two-location finding's pairs, each reversed alone over the finding's seeds
+// (coupled_halves.h).
+std::vector<HalfControl> force_half_controls(const LaunchTarget& target, DirectedBatch batch, const ForceDirective& finding,
+                                             const std::vector<std::string>& step_names, const FailureIdentity& original,
+                                             const ConfirmRequest& request, const ConfirmationResult& forced,
+                                             const ClassifyContext& context, const std::string& target_name) {
+  std::vector<HalfControl> halves;
+  batch.keep_failing_schedules = false;
+  batch.keep_incomplete_schedules = false;
+  for (const HalfReversal& reversal : half_reversals(finding)) {
+    const std::optional<ForceDirective> reversed = counterfactual_directive(finding, reversal.order);
+    if (!reversed) continue;
+    batch.directive = *reversed;
+    const std::vector<std::string> names = names_in_order(reversal.order, step_names);
+    const ConfirmationResult t = tally_confirmation(run_directed(target, batch, context, target_name), original,
+                                                    request.baseline_rate, &*reversed, names);
+    HalfControl half;
+    half.location = reversal.location;
+    half.first = reversal.first;
+    half.second = reversal.second;
+    half.order = arrows(names);
+    half.forced_runs = t.forced_runs;
+    half.completed = t.completed;
+    half.failed = t.failed;
+    half.binding = t.binding;
+    decide_half(half, forced.failed, forced.completed);
+    halves.push_back(std::move(half));
+  }
+  return halves;
+}
+
 ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& request,
                            const ClassifyContext& context, const std::string& target_name) {
   DirectedBatch batch = request.batch;
@@ -579,6 +611,10 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
       }
     }
     if (c.verdict == Verdict::Confirmed || c.verdict == Verdict::Refuted) apply_counterfactual(c, control);
+    if (c.verdict == Verdict::Confirmed) {
+      c.halves = force_half_controls(target, batch, attempts[chosen], *attempt_names[chosen], chosen_original, request, c,
+                                     context, target_name);
+    }
   }
   // Unrealized or inconclusive: forced once more in the failing run's context (in_context.h). A
   // refutation stands (verdict_after_context), so a refuted pattern is not forced again.
@@ -721,6 +757,26 @@ nlohmann::json confirmation_json(const ConfirmationResult& c) {
                         {"test", {{"name", "one-sided Fisher exact"},
                                   {"alpha", kAssociationAlpha},
                                   {"p", failure_association_p(e)}}}};
+  }
+  const auto half_json = [](const HalfControl& h) {
+    return nlohmann::json{{"order", h.order},
+                          {"forced_runs", h.forced_runs},
+                          {"completed", h.completed},
+                          {"failed", h.failed},
+                          {"needed", h.needed},
+                          {"binding", h.binding},
+                          {"test", {{"name", "one-sided Fisher exact"}, {"alpha", kCounterfactualAlpha}, {"p_lower", h.p_lower}}}};
+  };
+  if (!c.halves.empty()) {
+    j["halves"] = nlohmann::json::array();
+    for (const HalfControl& h : c.halves) j["halves"].push_back(half_json(h));
+  }
+  if (c.coupled_part) {
+    j["coupled_part"] = {{"finding", c.coupled_part->finding},
+                         {"partner", c.coupled_part->partner},
+                         {"finding_completed", c.coupled_part->finding_completed},
+                         {"finding_failed", c.coupled_part->finding_failed},
+                         {"reversed", half_json(c.coupled_part->control)}};
   }
   if (c.failing_seed) j["failing_seed"] = *c.failing_seed;
   if (!c.replay_command.empty()) {

@@ -136,6 +136,23 @@ struct CounterfactualResult {
   int looks = 1;                   // 2 when a second look over twice the seeds decided
 };
 
+// A confirmed finding that orders two locations (Locon's procedures II and III: two pairs that
+// must happen together, a two-variable cause): one pair's order reversed, the other pair's kept,
+// forced over the same seeds (coupled_halves.h). The pair is a needed part of the cause when that
+// fails significantly less often than the finding.
+struct HalfControl {
+  std::uint16_t location = 0;      // the pair's ForceStep::location in the finding
+  std::uint32_t first = 0;         // the pair's steps in the finding, in its order
+  std::uint32_t second = 0;
+  std::string order;               // the reversed order's steps, "W a.c:19 → R a.c:42 → ..."
+  std::uint64_t forced_runs = 0;
+  std::uint64_t completed = 0;     // the reversed order happened completely
+  std::uint64_t failed = 0;        // of those, failed the same way
+  double p_lower = 1;              // one-sided Fisher: P(the reversed order fails this seldom | one rate)
+  bool needed = false;             // realized, and p_lower < kCounterfactualAlpha
+  std::string binding;
+};
+
 // A confirmed order's control that leans its way (the order fails more often than its opposite)
 // without deciding, at a one-sided Fisher p below this, gets a second look over twice the seeds.
 inline constexpr double kSecondLookBelow = 0.5;
@@ -198,6 +215,18 @@ struct ConfirmationResult {
   // Set when the exploration's association kept a refutation from standing
   // (exploration_association.h): the counts it rests on.
   std::optional<ExplorationCounts> exploration;
+  // A confirmed two-location finding: each pair's own control (HalfControl).
+  std::vector<HalfControl> halves;
+  // Set when this pattern was confirmed as a needed pair of a confirmed two-location finding
+  // (coupled_halves.h); `alone` then holds its verdict forced by itself.
+  struct CoupledPart {
+    std::string finding;             // the finding's steps, in its order
+    std::string partner;             // the other pair's steps
+    std::uint64_t finding_completed = 0;
+    std::uint64_t finding_failed = 0;
+    HalfControl control;             // this pair reversed, the partner kept
+  };
+  std::optional<CoupledPart> coupled_part;
 };
 
 // The counts of a finished batch (pure; confirm() = run_directed + this + saving).

@@ -10,6 +10,7 @@
 #include "ctrlsched/access_pairs.h"
 #include "ctrlsched/sync_ops.h"
 #include "localize/confirm.h"
+#include "localize/coupled_halves.h"
 #include "localize/falcon_summary.h"
 #include "localize/locon_report.h"
 #include "localize/pattern_directives.h"
@@ -247,6 +248,11 @@ class Confirmer {
       results.push_back(owner.confirmation ? &*owner.confirmation : nullptr);
     }
     qualify_refutations_by_lines(patterns, results);
+    // A pattern that is a needed pair of a confirmed two-variable finding is confirmed as that
+    // part (coupled_halves.h); Locon's sites and Falcon's are compared by statement.
+    std::vector<ForcedPattern> by_statements = patterns;
+    for (ForcedPattern& p : by_statements) p.directive = by_statement(p.directive);
+    confirm_coupled_parts(by_statements, results);
     if (lock_cycle_ != nullptr) {
       for (std::size_t i = 0; i < suspects_.size(); ++i) {
         if (results[i] != nullptr && is_half_of_longer_cycle(suspects_[i].directive, *lock_cycle_)) {
@@ -275,6 +281,22 @@ class Confirmer {
     const std::string baseline =
         original_ ? "baseline " + percent_text(c->baseline_rate) : std::string("no seed failed without forcing");
     std::string text = indent + label + verdict + ": ";
+    if (c->coupled_part) {
+      // Confirmed as a pair of a two-variable finding (coupled_halves.h): that evidence first.
+      const auto& part = *c->coupled_part;
+      text += "a part of a two-variable cause: forced with " + part.partner + " it fails " +
+              std::to_string(part.finding_failed) + "/" + std::to_string(part.finding_completed) +
+              " runs where both completed; with this order reversed and the other kept, " +
+              std::to_string(part.control.failed) + "/" + std::to_string(part.control.completed) +
+              " (one-sided Fisher p = " + p_text(part.control.p_lower) + " < " + p_text(kCounterfactualAlpha) + ")\n";
+      if (c->alone) {
+        text += indent + "  alone: " + std::string(driver::verdict_name(c->alone->verdict)) + ", fails " +
+                std::to_string(c->alone->failed) + "/" + std::to_string(c->alone->completed) +
+                " runs where the order completed (" + of + " forced)" +
+                (c->alone->reason.empty() ? std::string() : "; " + c->alone->reason) + "\n";
+      }
+      return text + render_counterfactual(c->counterfactual, indent + "  ");
+    }
     if (c->verdict == Verdict::Unrealized) {
       text += "order completed in " + std::to_string(c->completed) + "/" + of + " forced runs (need " +
               std::to_string(kMinCompletedRuns) + ")";
@@ -347,6 +369,18 @@ class Confirmer {
       text += "\n";
     }
     text += render_counterfactual(c->counterfactual, indent + "  ");
+    for (const HalfControl& h : c->halves) {
+      text += indent + "  one pair reversed, the other kept (" + h.order + "): ";
+      if (h.completed < kMinCompletedRuns) {
+        text += "completed in " + std::to_string(h.completed) + "/" + std::to_string(h.forced_runs) +
+                " forced runs, no control\n";
+        continue;
+      }
+      text += "fails " + std::to_string(h.failed) + "/" + std::to_string(h.completed) + " where it completed (" +
+              std::to_string(h.forced_runs) + " forced); one-sided Fisher p = " + p_text(h.p_lower) +
+              (h.needed ? " < " + p_text(kCounterfactualAlpha) + ": that pair is needed\n"
+                        : ", not < " + p_text(kCounterfactualAlpha) + ": not shown to be needed\n");
+    }
     if (!c->replay_command.empty() && c->failed > 0) text += indent + "  replay: " + c->replay_command + "\n";
     return text;
   }
