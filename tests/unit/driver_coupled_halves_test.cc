@@ -51,13 +51,18 @@ ConfirmationResult forced(std::uint64_t completed, std::uint64_t failed, double 
   return c;
 }
 
-HalfControl reversed(const HalfReversal& r, std::uint64_t completed, std::uint64_t failed, const ConfirmationResult& finding) {
+// `after_own_steps` of the failures came after the failing thread's own steps, the reversed order
+// incomplete.
+HalfControl reversed(const HalfReversal& r, std::uint64_t completed, std::uint64_t failed, const ConfirmationResult& finding,
+                     std::uint64_t after_own_steps = 0) {
   HalfControl h;
   h.location = r.location;
   h.first = r.first;
   h.second = r.second;
   h.completed = completed;
   h.failed = failed;
+  h.completed_in_order = completed - after_own_steps;
+  h.failed_in_order = failed - after_own_steps;
   decide_half(h, finding.failed, finding.completed);
   return h;
 }
@@ -94,8 +99,21 @@ TEST_CASE("coupled halves: a pair is needed when its reversal fails significantl
   const std::vector<HalfReversal> r = half_reversals(straddle().directive);
   const ConfirmationResult finding = forced(8, 8, 0.30);
   CHECK(reversed(r[1], 8, 0, finding).needed);
-  CHECK_FALSE(reversed(r[1], 8, 6, finding).needed);  // fails nearly as often: not shown
+  CHECK_FALSE(reversed(r[1], 8, 0, finding).not_needed);
   CHECK_FALSE(reversed(r[1], 6, 0, finding).needed);  // too few completed: no control
+  CHECK_FALSE(reversed(r[1], 6, 0, finding).not_needed);
+  // Fails nearly as often where the reversed order happened: not needed, and the finding, which
+  // claims both pairs, is not confirmed.
+  const HalfControl as_often = reversed(r[1], 8, 6, finding);
+  CHECK_FALSE(as_often.needed);
+  CHECK(as_often.not_needed);
+  CHECK(pair_not_needed({reversed(r[0], 8, 0, finding), as_often}) != nullptr);
+  CHECK(pair_not_needed({reversed(r[0], 8, 0, finding), reversed(r[1], 8, 0, finding)}) == nullptr);
+  // 12 of 12 "failed", all after the failing thread's own steps (the loop's next iteration), the
+  // reversed order itself never complete: not shown either way.
+  const HalfControl spoiled = reversed(r[1], 12, 12, finding, 12);
+  CHECK_FALSE(spoiled.needed);
+  CHECK_FALSE(spoiled.not_needed);
 }
 
 TEST_CASE("coupled halves: a single pattern that is a needed pair is confirmed as that part", "[verdict]") {

@@ -484,6 +484,8 @@ std::vector<HalfControl> force_half_controls(const LaunchTarget& target, Directe
     half.forced_runs = t.forced_runs;
     half.completed = t.completed;
     half.failed = t.failed;
+    half.completed_in_order = t.completed - t.failed_after_own_steps;
+    half.failed_in_order = t.failed - t.failed_after_own_steps;
     half.binding = t.binding;
     decide_half(half, forced.failed, forced.completed);
     halves.push_back(std::move(half));
@@ -614,6 +616,13 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
     if (c.verdict == Verdict::Confirmed) {
       c.halves = force_half_controls(target, batch, attempts[chosen], *attempt_names[chosen], chosen_original, request, c,
                                      context, target_name);
+      if (const HalfControl* extra = pair_not_needed(c.halves)) {
+        c.verdict = Verdict::Inconclusive;
+        c.reason = "one of its pairs is not a part of the cause: with that pair reversed and the other kept (" +
+                   extra->order + ") it fails " + std::to_string(extra->failed_in_order) + "/" +
+                   std::to_string(extra->completed_in_order) + " where that order completed (one-sided Fisher p = " +
+                   p_value_text(extra->p_in_order) + ", not < " + p_value_text(kCounterfactualAlpha) + ")";
+      }
     }
   }
   // Unrealized or inconclusive: forced once more in the failing run's context (in_context.h). A
@@ -763,7 +772,11 @@ nlohmann::json confirmation_json(const ConfirmationResult& c) {
                           {"forced_runs", h.forced_runs},
                           {"completed", h.completed},
                           {"failed", h.failed},
+                          {"completed_in_order", h.completed_in_order},
+                          {"failed_in_order", h.failed_in_order},
                           {"needed", h.needed},
+                          {"not_needed", h.not_needed},
+                          {"p_in_order", h.p_in_order},
                           {"binding", h.binding},
                           {"test", {{"name", "one-sided Fisher exact"}, {"alpha", kCounterfactualAlpha}, {"p_lower", h.p_lower}}}};
   };

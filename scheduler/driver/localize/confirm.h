@@ -148,8 +148,17 @@ struct HalfControl {
   std::uint64_t forced_runs = 0;
   std::uint64_t completed = 0;     // the reversed order happened completely
   std::uint64_t failed = 0;        // of those, failed the same way
+  // Of `completed` and `failed`, the runs where the reversed order itself happened, not counted
+  // as completed for failing after the failing thread's own steps (tally_confirmation): a loop's
+  // next iteration can fail that way with the pair reversed in the first.
+  std::uint64_t completed_in_order = 0;
+  std::uint64_t failed_in_order = 0;
   double p_lower = 1;              // one-sided Fisher: P(the reversed order fails this seldom | one rate)
   bool needed = false;             // realized, and p_lower < kCounterfactualAlpha
+  // The reversed order happened in kMinCompletedRuns runs and they did not fail significantly less
+  // often: the pair is not a part of the cause (coupled_halves.h), p_in_order the test.
+  bool not_needed = false;
+  double p_in_order = 1;
   std::string binding;
 };
 

@@ -62,6 +62,13 @@ std::vector<HalfReversal> half_reversals(const ForceDirective& d) {
 void decide_half(HalfControl& half, std::uint64_t finding_failed, std::uint64_t finding_completed) {
   half.p_lower = fisher_at_most(half.failed, half.completed, finding_failed, finding_completed);
   half.needed = half.completed >= kMinCompletedRuns && half.p_lower < kCounterfactualAlpha;
+  half.p_in_order = fisher_at_most(half.failed_in_order, half.completed_in_order, finding_failed, finding_completed);
+  half.not_needed = !half.needed && half.completed_in_order >= kMinCompletedRuns && half.p_in_order >= kCounterfactualAlpha;
+}
+
+const HalfControl* pair_not_needed(const std::vector<HalfControl>& halves) {
+  const auto it = std::find_if(halves.begin(), halves.end(), [](const HalfControl& h) { return h.not_needed; });
+  return it == halves.end() ? nullptr : &*it;
 }
 
 bool is_pair_of(const ForceDirective& pattern, const ForceDirective& finding, const HalfControl& half) {

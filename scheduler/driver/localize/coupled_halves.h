@@ -8,7 +8,8 @@
 // serializes both pairs at once, so it cannot say whether each pair is needed.
 //
 // So a confirmed two-location finding gets one control per pair: that pair's order reversed, the
-// other pair's kept, over the same seeds. When the reversal fails significantly less often than
+// other pair's kept, over the same seeds. A pair whose reversal, really happening, fails as often
+// is not a part of the cause, and the finding, which says both are, is then not confirmed. When the reversal fails significantly less often than
 // the finding (one-sided Fisher exact, kCounterfactualAlpha), the pair is a needed part of a
 // sufficient order. A forced single pattern with exactly that pair's steps, not confirmed by
 // itself, is then `confirmed` as that part, and says so, with its own verdict alone beside it.
@@ -38,8 +39,15 @@ struct HalfReversal {
 std::vector<HalfReversal> half_reversals(const ForceDirective& directive);
 
 // Sets `needed` from the reversal's counts against the finding's: realized (kMinCompletedRuns
-// completed) and failing significantly less often.
+// completed) and failing significantly less often. Sets `not_needed` when it is not, and the
+// reversed order itself happened in kMinCompletedRuns runs (not counting runs that failed after
+// the failing thread's own steps, before the order was complete) without failing significantly
+// less often: the finding then claims a pair the failure does not need.
 void decide_half(HalfControl& half, std::uint64_t finding_failed, std::uint64_t finding_completed);
+
+// The first pair of a finding shown not to be needed, or nullptr. A two-location finding with
+// such a pair is not confirmed: `inconclusive`, the pair's evidence as the reason (confirm.cc).
+const HalfControl* pair_not_needed(const std::vector<HalfControl>& halves);
 
 // The pattern's two steps are the pair's: same sites and access kinds, in the finding's order.
 bool is_pair_of(const ForceDirective& pattern, const ForceDirective& finding, const HalfControl& half);

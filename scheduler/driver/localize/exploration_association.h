@@ -40,9 +40,9 @@ struct ExplorationCounts {
 // The counts of a Falcon pattern seen in `failed` failing runs, `failed_cut_short` of them only as
 // an order the run's end cut short (its read happened, the write never came), and in `passed`
 // passing runs. Such a run had the order: the write did not come before the read, so the run is
-// one where the order held. Unless the read is the failing statement itself (an assertion's own
-// read, `read_fails`): that run ends at the read because it fails there, so the order is the
-// failure, not a part of its cause, and the run does not count as having it. maintenance3's
+// one where the order held. Unless the read is on the failure's line (an assertion's own read, a
+// crashing load: `read_fails`): every failing run ends there because it fails there, and "no
+// write before the read" says no more than that it failed; the run does not count. maintenance3's
 // `R1-W2 27→27` on `serving`, the assertion's read of the counter, stays refuted; heldout5's
 // retry_policy `R1-W2 43→25`, the stale retry count read three lines before the assertion, is
 // one half of a two-variable bug whose every failing run ends before the reloader's write.

@@ -378,8 +378,11 @@ class Confirmer {
       }
       text += "fails " + std::to_string(h.failed) + "/" + std::to_string(h.completed) + " where it completed (" +
               std::to_string(h.forced_runs) + " forced); one-sided Fisher p = " + p_text(h.p_lower) +
-              (h.needed ? " < " + p_text(kCounterfactualAlpha) + ": that pair is needed\n"
-                        : ", not < " + p_text(kCounterfactualAlpha) + ": not shown to be needed\n");
+              (h.needed       ? " < " + p_text(kCounterfactualAlpha) + ": that pair is needed\n"
+               : h.not_needed ? ", not < " + p_text(kCounterfactualAlpha) + "; the reversed order itself happened in " +
+                                    std::to_string(h.completed_in_order) + " of them, " +
+                                    std::to_string(h.failed_in_order) + " failing: that pair is not needed\n"
+                              : ", not < " + p_text(kCounterfactualAlpha) + ": not shown to be needed\n");
     }
     if (!c->replay_command.empty() && c->failed > 0) text += indent + "  replay: " + c->replay_command + "\n";
     return text;

@@ -28,8 +28,8 @@ static void book_parcel(void) {
 
 static void *loader(void *arg) {
   (void)arg;
-  book_parcel();
-  book_parcel();
+  for (int parcel = 0; parcel < 2; parcel++)
+    book_parcel();
   return NULL;
 }
 
