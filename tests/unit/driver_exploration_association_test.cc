@@ -137,7 +137,7 @@ TEST_CASE("association: a failing run whose order its end cut short had it, unle
   CHECK(associated_with_failure(half));
   CHECK_FALSE(refutation_stands(half, 14, 0));
   // The same counts when the read is the assertion's own read: the run ends there because it
-  // fails, and the order is not had; it stays refuted (maintenance3's read of `serving`).
+  // fails, and the order is not had; it stays refuted.
   const ExplorationCounts symptom = exploration_counts(41, 41, 41, 415, 959, true);
   CHECK(symptom.failing_with == 0);
   CHECK(refutation_stands(symptom, 14, 0));

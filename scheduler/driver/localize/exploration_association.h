@@ -42,10 +42,11 @@ struct ExplorationCounts {
 // passing runs. Such a run had the order: the write did not come before the read, so the run is
 // one where the order held. Unless the read is on the failure's line (an assertion's own read, a
 // crashing load: `read_fails`): every failing run ends there because it fails there, and "no
-// write before the read" says no more than that it failed; the run does not count. maintenance3's
-// `R1-W2 27→27` on `serving`, the assertion's read of the counter, stays refuted; heldout5's
+// write before the read" says no more than that it failed; the run does not count. heldout5's
 // retry_policy `R1-W2 43→25`, the stale retry count read three lines before the assertion, is
-// one half of a two-variable bug whose every failing run ends before the reloader's write.
+// one half of a two-variable bug whose every failing run ends before the reloader's write. The
+// line is all the rule knows: maintenance3's `R1-W2 27→27` on `serving` (the `+=` one line before
+// the assertion that checks it) counts as well, and a wrong pattern is inconclusive, not refuted.
 ExplorationCounts exploration_counts(std::uint64_t failed, std::uint64_t failed_cut_short, std::uint64_t total_failed,
                                      std::uint64_t passed, std::uint64_t total_passed, bool read_fails);
 
