@@ -8,6 +8,7 @@
 #include "localize/confirm.h"
 #include "localize/coupled_halves.h"
 #include "localize/verdict.h"
+#include "driver_forced_result.h"
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;
@@ -40,15 +41,7 @@ ForcedPattern pair(std::uint64_t first, ForceAccess first_access, std::uint64_t 
 }
 
 ConfirmationResult forced(std::uint64_t completed, std::uint64_t failed, double baseline) {
-  ConfirmationResult c;
-  c.forced_runs = 20;
-  c.completed = completed;
-  c.failed = failed;
-  c.baseline_rate = baseline;
-  const VerdictDecision d = decide_verdict({completed, failed, baseline, false});
-  c.verdict = d.verdict;
-  c.refuted = d.verdict == Verdict::Refuted;
-  return c;
+  return testing::forced_result(completed, failed, baseline);
 }
 
 // `after_own_steps` of the failures came after the failing thread's own steps, the reversed order

@@ -8,6 +8,7 @@
 #include "localize/confirm.h"
 #include "localize/sibling_locations.h"
 #include "localize/verdict.h"
+#include "driver_forced_result.h"
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;
@@ -27,17 +28,7 @@ ForcedPattern read_then_write(std::uint64_t read_site, std::uint64_t write_site,
 }
 
 ConfirmationResult forced(std::uint64_t completed, std::uint64_t failed, double baseline) {
-  ConfirmationResult c;
-  c.forced_runs = 20;
-  c.completed = completed;
-  c.failed = failed;
-  c.baseline_rate = baseline;
-  const VerdictDecision d = decide_verdict({completed, failed, baseline, false});
-  c.verdict = d.verdict;
-  c.refuted = d.verdict == Verdict::Refuted;
-  c.p_above_baseline = d.p_above_baseline;
-  c.p_below_cause = d.p_below_cause;
-  return c;
+  return testing::forced_result(completed, failed, baseline);
 }
 
 }  // namespace
