@@ -299,6 +299,24 @@ TEST_CASE("forcing classes: a pair of a two-variable cause is confirmed as a par
   REQUIRE(prediction.contains("alone"));
   CHECK(prediction.at("alone").at("verdict") != "confirmed");
   CHECK(r.run.process.out.find("confirmed: a part of a two-variable cause") != std::string::npos);
+  // Falcon's half of the other straddle (the count read before the increment) is in no Locon
+  // finding: coupled with Falcon's confirmed weight flow (the add before the weight read), in the
+  // threads' program order, it is confirmed as a part too.
+  const std::string file = "force_coupled_pair.c";
+  const int read_count = line_of(file, "long count = parcels;");
+  const int add_count = line_of(file, "parcels++;");
+  const int add_weight = line_of(file, "weight_kg += PARCEL_KG;");
+  const int read_weight = line_of(file, "long weight = weight_kg;");
+  const Json& stale_count = forced_pattern(r, "R1-W2", file, {read_count, add_count}).at("confirmation");
+  INFO(stale_count.dump());
+  CHECK(stale_count.at("verdict") == "confirmed");
+  REQUIRE(stale_count.contains("coupled_part"));
+  const std::string partner = stale_count.at("coupled_part").at("partner").get<std::string>();
+  const std::size_t add_at = partner.find(file + ":" + std::to_string(add_weight));
+  const std::size_t read_at = partner.find(file + ":" + std::to_string(read_weight));
+  CHECK(read_at != std::string::npos);
+  CHECK(add_at < read_at);
+  CHECK(stale_count.at("coupled_part").at("reversed").at("needed") == true);
 }
 
 TEST_CASE("forcing classes: a lock order at a loop's third call is bound to it and confirmed in context",

@@ -232,6 +232,79 @@ TEST_CASE("reference binding: no occurrence when roles cannot be told apart", "[
   CHECK_FALSE(last_occurrence(lost_update(), t).has_value());
 }
 
+TEST_CASE("reference binding: two pairs on two locations coupled by the threads' program order", "[verdict]") {
+  // latency_stats: the handler (T1) adds to the sum (kAddSum) and then counts (kAddCount), twice;
+  // the reporter (T2) reads the sum (kReadSum) and then the count (kReadCount). The trace is the
+  // other straddle (the sum read before the first add, the count after the first increment).
+  constexpr std::uint64_t kAddSum = 0x22, kAddCount = 0x25, kReadSum = 0x39, kReadCount = 0x42, kSum = 0x100,
+                          kCount = 0x200;
+  localize::Trace t;
+  t.events = {access(2, EventKind::Read, kReadSum, kSum),      access(1, EventKind::Write, kAddSum, kSum),
+              access(1, EventKind::Write, kAddCount, kCount),  access(2, EventKind::Read, kReadCount, kCount),
+              access(1, EventKind::Write, kAddSum, kSum),      access(1, EventKind::Write, kAddCount, kCount)};
+  ForceDirective sum_flow{};  // W(sum) by one thread, then R(sum) by another: confirmed alone
+  sum_flow.kind = static_cast<std::uint32_t>(ForceKind::Order);
+  sum_flow.count = 2;
+  sum_flow.steps[0] = ForceStep{kAddSum, static_cast<std::uint8_t>(ForceAccess::Write), 0, 0, 0};
+  sum_flow.steps[1] = ForceStep{kReadSum, static_cast<std::uint8_t>(ForceAccess::Read), 1, 0, 0};
+  ForceDirective stale_count = sum_flow;  // R(count), then W(count): the half to couple
+  stale_count.steps[0] = ForceStep{kReadCount, static_cast<std::uint8_t>(ForceAccess::Read), 0, 0, 0};
+  stale_count.steps[1] = ForceStep{kAddCount, static_cast<std::uint8_t>(ForceAccess::Write), 1, 0, 0};
+  const auto both = couple_pairs(sum_flow, stale_count, t);
+  REQUIRE(both.has_value());
+  // W(sum) → R(sum) → R(count) → W(count): the handler's add before its increment, the reporter's
+  // sum before its count.
+  REQUIRE(both->count == 4);
+  CHECK(both->steps[0].site == kAddSum);
+  CHECK(both->steps[1].site == kReadSum);
+  CHECK(both->steps[2].site == kReadCount);
+  CHECK(both->steps[3].site == kAddCount);
+  CHECK(both->steps[0].role == both->steps[3].role);
+  CHECK(both->steps[1].role == both->steps[2].role);
+  CHECK(both->steps[0].role != both->steps[1].role);
+  CHECK(both->steps[0].location == 0);
+  CHECK(both->steps[1].location == 0);
+  CHECK(both->steps[2].location == 1);
+  CHECK(both->steps[3].location == 1);
+  CHECK(bound_thread(*both, both->steps[0].role) == 1);
+  CHECK(bound_thread(*both, both->steps[1].role) == 2);
+  CHECK(both->steps[0].occurrence == 1);  // each role's first step: the thread's first access there
+  CHECK(both->steps[1].occurrence == 1);
+  CHECK(both->steps[2].occurrence == 0);
+  // One location: no coupling. A site main also runs: no coupling.
+  CHECK_FALSE(couple_pairs(sum_flow, sum_flow, t).has_value());
+  localize::Trace with_main = t;
+  with_main.events.insert(with_main.events.begin(), access(0, EventKind::Write, kAddCount, kCount));
+  CHECK_FALSE(couple_pairs(sum_flow, stale_count, with_main).has_value());
+  // A "pair" across the two locations (the count's read, then the sum's add) is not a pair.
+  ForceDirective across = stale_count;
+  across.steps[1] = ForceStep{kAddSum, static_cast<std::uint8_t>(ForceAccess::Write), 1, 0, 0};
+  CHECK_FALSE(couple_pairs(sum_flow, across, t).has_value());
+  // Orders that contradict the threads' program order: the handler's increment before the
+  // reporter's sum read, with the reporter's count read before the handler's add, would need the
+  // increment before the add (the handler adds first) or the count read before the sum read.
+  ForceDirective count_flow = sum_flow;  // W(count) by T1 → R(count) by T2
+  count_flow.steps[0] = ForceStep{kAddCount, static_cast<std::uint8_t>(ForceAccess::Write), 0, 0, 0};
+  count_flow.steps[1] = ForceStep{kReadCount, static_cast<std::uint8_t>(ForceAccess::Read), 1, 0, 0};
+  ForceDirective stale_sum = sum_flow;  // R(sum) by T2 → W(sum) by T1
+  stale_sum.steps[0] = ForceStep{kReadSum, static_cast<std::uint8_t>(ForceAccess::Read), 0, 0, 0};
+  stale_sum.steps[1] = ForceStep{kAddSum, static_cast<std::uint8_t>(ForceAccess::Write), 1, 0, 0};
+  // W(count) → R(count) with R(sum) → W(sum): W(sum) ≺ W(count) (T1), R(sum) ≺ R(count) (T2);
+  // the four fit: R(sum), W(sum), W(count), R(count) — the straddle this trace has.
+  const auto other_straddle = couple_pairs(count_flow, stale_sum, t);
+  REQUIRE(other_straddle.has_value());
+  CHECK(other_straddle->steps[0].site == kReadSum);
+  CHECK(other_straddle->steps[1].site == kAddSum);
+  CHECK(other_straddle->steps[2].site == kAddCount);
+  CHECK(other_straddle->steps[3].site == kReadCount);
+  // A trace where the reporter reads the count first: R(count) ≺ R(sum) on T2, W(sum) ≺ W(count)
+  // on T1; with W(count) → R(count) and R(sum) → W(sum) that is a cycle.
+  localize::Trace count_first;
+  count_first.events = {access(2, EventKind::Read, kReadCount, kCount), access(1, EventKind::Write, kAddSum, kSum),
+                        access(1, EventKind::Write, kAddCount, kCount), access(2, EventKind::Read, kReadSum, kSum)};
+  CHECK_FALSE(couple_pairs(count_flow, stale_sum, count_first).has_value());
+}
+
 TEST_CASE("occurs_in: the pattern's steps in order, any threads and iterations, sync operations too", "[verdict]") {
   localize::Trace t;
   t.events = {access(0, EventKind::Read, kRead, kX),  // main's own read: no partner after it

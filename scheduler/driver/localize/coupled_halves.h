@@ -7,7 +7,9 @@
 // `inconclusive`, or, at a low baseline, worse. The finding's own control (counterfactual.h)
 // serializes both pairs at once, so it cannot say whether each pair is needed.
 //
-// So a confirmed two-location finding gets one control per pair: that pair's order reversed, the
+// The same holds for two forced pairs of Falcon's or ConSeq's on two locations, coupled in the
+// threads' program order (couple_pairs, reference_binding.h), since Locon has only the failing
+// run's straddle. So a confirmed two-location finding gets one control per pair: that pair's order reversed, the
 // other pair's kept, over the same seeds. A pair whose reversal, really happening, fails as often
 // is not a part of the cause, and the finding, which says both are, is then not confirmed. When the reversal fails significantly less often than
 // the finding (one-sided Fisher exact, kCounterfactualAlpha), the pair is a needed part of a

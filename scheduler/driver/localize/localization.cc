@@ -195,49 +195,78 @@ class Confirmer {
     return kind + (names_ != nullptr ? names_->site(step.site) : std::to_string(step.site));
   }
 
+  // Forces one suspect: bound to the reference run when it has an occurrence there (with the
+  // fallbacks and the failing run's context), with every control (confirm.h).
+  void confirm_suspect(Suspect& s) {
+    ConfirmRequest request;
+    request.batch.base = directed_base_spec(report_.header);
+    request.batch.seeds = settings_.confirm_seeds;
+    request.batch.directive = s.directive;
+    // Bind the roles as the reference failing run had them (threads and occurrences), then
+    // threads only, then unbound, while the order cannot be made to happen.
+    if (reference_ != nullptr) {
+      if (const auto occurrence = last_occurrence(s.directive, *reference_)) {
+        const auto with_occurrences = bind_to_occurrence(s.directive, *reference_, *occurrence, true);
+        const auto threads_only = bind_to_occurrence(s.directive, *reference_, *occurrence, false);
+        if (with_occurrences && threads_only) {
+          request.batch.directive = *with_occurrences;
+          request.fallbacks = {*threads_only, s.directive};
+        }
+        // When none of those confirms it: forced from the moment the failing run performed its
+        // first step, that run's decisions replayed up to there (in_context.h).
+        // A sync first step needs a point to cut at (has_sync_point): not `woken`, not `create`.
+        const std::uint8_t first = s.directive.steps[0].access;
+        const bool cuttable = first < kForceSync || has_sync_point(static_cast<SyncOp>(first - kForceSync));
+        if (with_occurrences && context_log_ && cuttable) request.in_context = in_context(*with_occurrences);
+      }
+    }
+    request.symptom = s.symptom;
+    request.symptom_reason = s.symptom_reason;
+    request.passing_only = !s.passing_only_reason.empty();
+    request.passing_only_reason = s.passing_only_reason;
+    request.step_names = s.step_names;
+    request.counterfactual_control = true;  // a confirmed order must fail more than its opposite
+    request.exploration = exploration_counts(s.directive);
+    request.batch.jobs = settings_.jobs;
+    request.batch.timeout_seconds = settings_.timeout_seconds;
+    request.batch.keep_failing_schedules = true;
+    request.original = original_.value_or(FailureIdentity{OutcomeKind::Pass, ""});
+    request.adopt_first_failure = !original_.has_value();
+    request.baseline_rate = baseline_;
+    request.test = report_.header.test;
+    if (!settings_.save_dir.empty()) request.save_dir = settings_.save_dir;
+    s.confirmation = confirm(target_, request, context_, target_name_);
+  }
+
+  // Falcon and ConSeq rank one location at a time: a two-variable bug's halves come as separate
+  // pairs, and Locon may report the coupled pair for the other straddle or not at all. A forced
+  // pair not confirmed alone and a confirmed one on another location, both by the reference run's
+  // two threads, are forced together as one two-variable finding (couple_pairs), which gets the
+  // per-pair controls of coupled_halves.h; confirm_coupled_parts then reads them.
+  void couple_pairs_across_locations() {
+    if (reference_ == nullptr) return;
+    std::vector<ForceDirective> coupled;
+    for (const Suspect& p : suspects_) {
+      if (p.same_as != SIZE_MAX || !p.confirmation || p.confirmation->verdict == Verdict::Confirmed || p.symptom) continue;
+      for (const Suspect& q : suspects_) {
+        if (&q == &p || q.same_as != SIZE_MAX || !q.confirmation || q.confirmation->verdict != Verdict::Confirmed) continue;
+        const std::optional<ForceDirective> both = couple_pairs(q.directive, p.directive, *reference_);
+        if (!both) continue;
+        const auto same = [&](const ForceDirective& d) { return same_directive(d, *both); };
+        const bool known = std::any_of(suspects_.begin(), suspects_.end(), [&](const Suspect& s) { return same(s.directive); }) ||
+                           std::any_of(coupled.begin(), coupled.end(), same);
+        if (!known) coupled.push_back(*both);
+      }
+    }
+    for (const ForceDirective& d : coupled) confirm_suspect(suspects_[add(d)]);
+  }
+
   void run_all() {
     if (!settings_.confirm) return;
     for (Suspect& s : suspects_) {
-      if (s.same_as != SIZE_MAX) continue;
-      ConfirmRequest request;
-      request.batch.base = directed_base_spec(report_.header);
-      request.batch.seeds = settings_.confirm_seeds;
-      request.batch.directive = s.directive;
-      // Bind the roles as the reference failing run had them (threads and occurrences), then
-      // threads only, then unbound, while the order cannot be made to happen.
-      if (reference_ != nullptr) {
-        if (const auto occurrence = last_occurrence(s.directive, *reference_)) {
-          const auto with_occurrences = bind_to_occurrence(s.directive, *reference_, *occurrence, true);
-          const auto threads_only = bind_to_occurrence(s.directive, *reference_, *occurrence, false);
-          if (with_occurrences && threads_only) {
-            request.batch.directive = *with_occurrences;
-            request.fallbacks = {*threads_only, s.directive};
-          }
-          // When none of those confirms it: forced from the moment the failing run performed its
-          // first step, that run's decisions replayed up to there (in_context.h).
-          // A sync first step needs a point to cut at (has_sync_point): not `woken`, not `create`.
-          const std::uint8_t first = s.directive.steps[0].access;
-          const bool cuttable = first < kForceSync || has_sync_point(static_cast<SyncOp>(first - kForceSync));
-          if (with_occurrences && context_log_ && cuttable) request.in_context = in_context(*with_occurrences);
-        }
-      }
-      request.symptom = s.symptom;
-      request.symptom_reason = s.symptom_reason;
-      request.passing_only = !s.passing_only_reason.empty();
-      request.passing_only_reason = s.passing_only_reason;
-      request.step_names = s.step_names;
-      request.counterfactual_control = true;  // a confirmed order must fail more than its opposite
-      request.exploration = exploration_counts(s.directive);
-      request.batch.jobs = settings_.jobs;
-      request.batch.timeout_seconds = settings_.timeout_seconds;
-      request.batch.keep_failing_schedules = true;
-      request.original = original_.value_or(FailureIdentity{OutcomeKind::Pass, ""});
-      request.adopt_first_failure = !original_.has_value();
-      request.baseline_rate = baseline_;
-      request.test = report_.header.test;
-      if (!settings_.save_dir.empty()) request.save_dir = settings_.save_dir;
-      s.confirmation = confirm(target_, request, context_, target_name_);
+      if (s.same_as == SIZE_MAX) confirm_suspect(s);
     }
+    couple_pairs_across_locations();
     // A refutation is read by line: it does not stand beside the same lines failing on another
     // location (sibling_locations.h).
     std::vector<ForcedPattern> patterns;

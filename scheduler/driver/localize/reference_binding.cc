@@ -183,6 +183,82 @@ std::optional<ForceDirective> bind_to_occurrence(const ForceDirective& directive
   return d;
 }
 
+std::optional<ForceDirective> couple_pairs(const ForceDirective& confirmed, const ForceDirective& other,
+                                           const localize::Trace& trace) {
+  const auto memory_pair = [](const ForceDirective& d) {
+    return static_cast<ForceKind>(d.kind) == ForceKind::Order && d.count == 2 && d.steps[0].role != d.steps[1].role &&
+           d.steps[0].access < kForceSync && d.steps[1].access < kForceSync &&
+           d.steps[0].access != static_cast<std::uint8_t>(ForceAccess::Entry) &&
+           d.steps[1].access != static_cast<std::uint8_t>(ForceAccess::Entry);
+  };
+  if (!memory_pair(confirmed) || !memory_pair(other)) return std::nullopt;
+  // Each step: the one thread that runs its site in the trace, and that thread's first access there.
+  const std::array<ForceStep, 4> steps{confirmed.steps[0], confirmed.steps[1], other.steps[0], other.steps[1]};
+  std::array<std::size_t, 4> event{};
+  for (std::size_t i = 0; i < 4; ++i) {
+    std::optional<std::size_t> first;
+    for (std::size_t e = 0; e < trace.events.size(); ++e) {
+      const TraceEvent& ev = trace.events[e];
+      if (!event_fits_step(ev, steps[i])) continue;
+      if (!first) first = e;
+      if (ev.thread != trace.events[*first].thread) return std::nullopt;  // two threads run it
+    }
+    if (!first) return std::nullopt;
+    event[i] = *first;
+  }
+  const auto thread_of = [&](std::size_t i) { return trace.events[event[i]].thread; };
+  const auto address_of = [&](std::size_t i) { return trace.events[event[i]].address; };
+  if (thread_of(0) == thread_of(1) || thread_of(2) == thread_of(3)) return std::nullopt;
+  if ((thread_of(2) != thread_of(0) && thread_of(2) != thread_of(1)) ||
+      (thread_of(3) != thread_of(0) && thread_of(3) != thread_of(1))) {
+    return std::nullopt;  // not the same two threads
+  }
+  if (address_of(0) != address_of(1) || address_of(2) != address_of(3) || address_of(0) == address_of(2)) {
+    return std::nullopt;  // not two pairs on two locations
+  }
+  // Order: each pair's own order, and each thread's program order; by trace position otherwise.
+  const auto must_precede = [&](std::size_t a, std::size_t b) {
+    if ((a == 0 && b == 1) || (a == 2 && b == 3)) return true;
+    return thread_of(a) == thread_of(b) && event[a] < event[b];
+  };
+  std::vector<std::size_t> order;
+  std::array<bool, 4> placed{};
+  while (order.size() < 4) {
+    std::optional<std::size_t> next;
+    for (std::size_t i = 0; i < 4; ++i) {
+      if (placed[i]) continue;
+      bool ready = true;
+      for (std::size_t j = 0; j < 4; ++j) {
+        if (!placed[j] && j != i && must_precede(j, i)) ready = false;
+      }
+      if (ready && (!next || event[i] < event[*next])) next = i;
+    }
+    if (!next) return std::nullopt;  // the pairs' orders contradict the threads' program order
+    placed[*next] = true;
+    order.push_back(*next);
+  }
+  ForceDirective d = confirmed;
+  d.count = 4;
+  d.role_threads = 0;
+  d.context = 0;
+  const std::uint32_t first_thread = thread_of(order[0]);
+  std::array<bool, 2> role_seen{};
+  for (std::uint32_t k = 0; k < 4; ++k) {
+    const std::size_t i = order[k];
+    ForceStep step = steps[i];
+    step.role = thread_of(i) == first_thread ? 0 : 1;
+    step.location = i < 2 ? 0 : 1;
+    step.occurrence = 0;
+    if (!role_seen[step.role]) {
+      role_seen[step.role] = true;
+      step.occurrence = calls_up_to(trace, event[i], step);
+      if (!bind_role(d, step.role, thread_of(i))) return std::nullopt;
+    }
+    d.steps[k] = step;
+  }
+  return d;
+}
+
 std::string binding_text(const ForceDirective& d) {
   std::string text;
   for (std::uint32_t r = 0; r < kMaxForceRoles; ++r) {

@@ -50,6 +50,18 @@ std::optional<bool> occurs_in(const ForceDirective& directive, const localize::T
 std::optional<ForceDirective> bind_to_occurrence(const ForceDirective& directive, const localize::Trace& trace,
                                                  const ReferenceOccurrence& occurrence, bool occurrences);
 
+// Two cross-thread pairs of memory accesses on two locations as one order of four steps: a
+// two-variable finding built from single-location patterns (coupled_halves.h). Each step's site
+// must be run by one thread only in the trace (so main's initialization through the same code
+// rules a pair out), the two pairs by the same two threads, on two addresses. Each step is that
+// thread's first access at its site; the four are ordered by each pair's own order and each
+// thread's program order, ties by trace position. Roles are bound to the threads, each role's
+// first step to its occurrence, `confirmed`'s steps on location 0 and `other`'s on 1. The trace
+// need not have the coupled order (it may have the bug's other straddle). nullopt when a step
+// cannot be placed or the orders contradict each other.
+std::optional<ForceDirective> couple_pairs(const ForceDirective& confirmed, const ForceDirective& other,
+                                           const localize::Trace& trace);
+
 // "roles T1, T2; T1's 3rd access at step 1" style description of a directive's binding
 // ("roles bind at first match" when unbound).
 std::string binding_text(const ForceDirective& directive);
