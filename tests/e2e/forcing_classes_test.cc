@@ -296,6 +296,9 @@ TEST_CASE("forcing classes: a pair of a two-variable cause is confirmed as a par
   CHECK(part.at("reversed").at("needed") == true);
   CHECK(part.at("reversed").at("failed").get<int>() * 2 < part.at("reversed").at("completed").get<int>());
   CHECK(part.at("finding_failed").get<int>() * 2 >= part.at("finding_completed").get<int>());
+  // The finding's forced failing run is saved and named for replay under the part.
+  REQUIRE(part.contains("replay"));
+  CHECK(part.at("replay").get<std::string>().find("ctrlsched replay --schedule") == 0);
   REQUIRE(prediction.contains("alone"));
   CHECK(prediction.at("alone").at("verdict") != "confirmed");
   CHECK(r.run.process.out.find("confirmed: a part of a two-variable cause") != std::string::npos);

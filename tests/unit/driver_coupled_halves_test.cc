@@ -115,6 +115,7 @@ TEST_CASE("coupled halves: a single pattern that is a needed pair is confirmed a
   ConfirmationResult finding = forced(8, 8, 0.30);
   REQUIRE(finding.verdict == Verdict::Confirmed);
   finding.halves = {reversed(r[0], 12, 0, finding), reversed(r[1], 8, 0, finding)};
+  finding.replay_command = "ctrlsched replay --schedule forced-3.sched ./latency_stats";
 
   // Falcon's W1-R2 on the count (inconclusive alone), ConSeq's refuted copy of it, the other
   // straddle's pair (not one of the finding's), and a symptom with the finding's pair.
@@ -137,6 +138,7 @@ TEST_CASE("coupled halves: a single pattern that is a needed pair is confirmed a
   CHECK(alone.coupled_part->partner == "R l.c:39 reporter → W l.c:22 add_sample");
   CHECK(alone.coupled_part->finding_failed == 8);
   CHECK(alone.coupled_part->control.failed == 0);
+  CHECK(alone.coupled_part->replay_command == finding.replay_command);
   REQUIRE(alone.alone);
   CHECK(alone.alone->verdict == Verdict::Inconclusive);
   CHECK(alone.alone->failed == 1);

@@ -790,6 +790,7 @@ nlohmann::json confirmation_json(const ConfirmationResult& c) {
                          {"finding_completed", c.coupled_part->finding_completed},
                          {"finding_failed", c.coupled_part->finding_failed},
                          {"reversed", half_json(c.coupled_part->control)}};
+    if (!c.coupled_part->replay_command.empty()) j["coupled_part"]["replay"] = c.coupled_part->replay_command;
   }
   if (c.failing_seed) j["failing_seed"] = *c.failing_seed;
   if (!c.replay_command.empty()) {

@@ -234,6 +234,7 @@ struct ConfirmationResult {
     std::uint64_t finding_completed = 0;
     std::uint64_t finding_failed = 0;
     HalfControl control;             // this pair reversed, the partner kept
+    std::string replay_command;      // the finding's forced failing run, "" if none was saved
   };
   std::optional<CoupledPart> coupled_part;
 };

@@ -118,6 +118,7 @@ void confirm_coupled_parts(const std::vector<ForcedPattern>& patterns, const std
     coupled.finding_completed = f.completed;
     coupled.finding_failed = f.failed;
     coupled.control = *part.half;
+    coupled.replay_command = f.replay_command;
     c.alone = ConfirmationResult::Alone{c.verdict, c.completed, c.failed, c.reason};
     c.verdict = Verdict::Confirmed;
     c.refuted = false;

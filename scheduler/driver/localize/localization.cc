@@ -324,7 +324,9 @@ class Confirmer {
                 " runs where the order completed (" + of + " forced)" +
                 (c->alone->reason.empty() ? std::string() : "; " + c->alone->reason) + "\n";
       }
-      return text + render_counterfactual(c->counterfactual, indent + "  ");
+      text += render_counterfactual(c->counterfactual, indent + "  ");
+      if (!part.replay_command.empty()) text += indent + "  replay (with its partner): " + part.replay_command + "\n";
+      return text;
     }
     if (c->verdict == Verdict::Unrealized) {
       text += "order completed in " + std::to_string(c->completed) + "/" + of + " forced runs (need " +
