@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "localize/counterfactual.h"
@@ -87,21 +88,23 @@ void confirm_coupled_parts(const std::vector<ForcedPattern>& patterns, const std
     std::size_t finding;
     const HalfControl* half;
   };
+  // The first confirmed finding (in pattern order) of which pattern i is a needed pair.
+  const auto part_of = [&](std::size_t i) -> std::optional<Part> {
+    for (std::size_t j = 0; j < n; ++j) {
+      const ConfirmationResult* f = results[j];
+      if (j == i || f == nullptr || f == results[i] || f->verdict != Verdict::Confirmed) continue;
+      for (const HalfControl& half : f->halves) {
+        if (half.needed && is_pair_of(patterns[i].directive, patterns[j].directive, half)) return Part{i, j, &half};
+      }
+    }
+    return std::nullopt;
+  };
   std::vector<Part> parts;
   for (std::size_t i = 0; i < n; ++i) {
     const ConfirmationResult* c = results[i];
     if (c == nullptr || c->verdict == Verdict::Confirmed || patterns[i].symptom) continue;
     if (std::any_of(parts.begin(), parts.end(), [&](const Part& p) { return results[p.pattern] == c; })) continue;
-    for (std::size_t j = 0; j < n && (parts.empty() || parts.back().pattern != i); ++j) {
-      const ConfirmationResult* f = results[j];
-      if (j == i || f == nullptr || f == c || f->verdict != Verdict::Confirmed) continue;
-      for (const HalfControl& half : f->halves) {
-        if (half.needed && is_pair_of(patterns[i].directive, patterns[j].directive, half)) {
-          parts.push_back({i, j, &half});
-          break;
-        }
-      }
-    }
+    if (const std::optional<Part> part = part_of(i)) parts.push_back(*part);
   }
   for (const Part& part : parts) {
     ConfirmationResult& c = *results[part.pattern];
