@@ -16,6 +16,8 @@
 //                        short (the check fails after the read, before the other thread's store)
 //   force_coupled_pair   a two-variable bug: a single-location pattern that is one pair of
 //                        Locon's coupled finding is confirmed as that part
+//   force_signal_in_lock a lost wakeup whose signal is inside the lock the waiter needs: the
+//                        opposite order can only start from the signaller's lock call
 //   force_lock_evict     a lock-order deadlock whose one lock's half is the third call of a loop
 //                        and needs the other thread's earlier lock: a sync pattern bound to its
 //                        call and forced in the failing run's context
@@ -185,8 +187,50 @@ TEST_CASE("forcing classes: a pair that needs the partner's earlier check is for
   CHECK(in_context.at("completed").get<int>() >= static_cast<int>(drv::kMinCompletedRuns));
   CHECK(in_context.at("failed").get<int>() * 2 >= in_context.at("completed").get<int>());
   CHECK(in_context.at("outcome") == "opposite unrealized");
-  REQUIRE(c.at("bindings_tried").size() == 4);
+  REQUIRE(c.at("bindings_tried").size() == 5);
   CHECK(c.at("bindings_tried").at(3).get<std::string>().find("in the failing run's context") != std::string::npos);
+  // T1's count++ is inside its mount lock: both orders once more from its call of that lock. The
+  // partner's lookup is done by then, so the opposite order fails as well: the lookup decides.
+  const std::string from_entry = c.at("bindings_tried").at(4).get<std::string>();
+  CHECK(from_entry.find("the lock it holds at step 1") != std::string::npos);
+  CHECK(from_entry.find("fails as often") != std::string::npos);
+}
+
+TEST_CASE("forcing classes: a signal inside the lock its waiter needs is confirmed from the lock's call",
+          "[forcing-classes]") {
+  const std::string file = "force_signal_in_lock.c";
+  const int lock = line_of(file, "pthread_mutex_lock(&cache_lock);");
+  const int signal = line_of(file, "pthread_cond_signal(&cache_ready);");
+  const int wait = line_of(file, "pthread_cond_wait(&cache_ready, &cache_lock);");
+  TempDir dir;
+  const Localized r = localize(dir, "force_signal_in_lock", "200");
+  INFO(r.run.process.out);
+  REQUIRE(r.run.process.exit_code == 1);
+  const Json& c = forced_pattern(r, "signal1-wait2", file, {signal, wait}).at("confirmation");
+  INFO(c.dump());
+  // Alone the waiter rarely gets to wait after the signal; at the signal in the failing run's
+  // context the loader holds the mutex main needs to wait, so the opposite order cannot happen
+  // there. From the loader's lock call it can: main waits first and is woken.
+  CHECK(c.at("verdict") == "confirmed");
+  REQUIRE(c.contains("alone"));
+  CHECK(c.at("alone").at("verdict") != "confirmed");
+  const std::string context = c.at("context").get<std::string>();
+  CHECK(context.find("lock force_signal_in_lock.c:" + std::to_string(lock)) != std::string::npos);
+  CHECK(context.find("the lock it holds at step 1") != std::string::npos);
+  const Json& opposite = c.at("counterfactual");
+  CHECK(opposite.at("outcome") == "order matters");
+  CHECK(opposite.at("order").get<std::string>().rfind("wait force_signal_in_lock.c:" + std::to_string(wait), 0) == 0);
+  CHECK(opposite.at("completed").get<int>() >= static_cast<int>(drv::kMinCompletedRuns));
+  CHECK(opposite.at("failed").get<int>() * 2 < opposite.at("completed").get<int>());
+  CHECK(c.at("failed").get<int>() * 2 >= c.at("completed").get<int>());
+  // The forced failing run replays to the same deadlock.
+  REQUIRE(c.contains("schedule"));
+  const Process replay = run_replay(dir, {"--schedule", c.at("schedule").get<std::string>()},
+                                    binary("program_inst", "force_signal_in_lock"));
+  INFO(replay.describe());
+  CHECK(replay.exit_code == 1);
+  CHECK(contains(replay.out, "replay matched schedule"));
+  CHECK(contains(replay_fail_message(replay.out), "deadlock"));
 }
 
 TEST_CASE("forcing classes: a lost wakeup's check before the flag is not refuted", "[forcing-classes]") {

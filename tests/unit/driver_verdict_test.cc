@@ -221,6 +221,60 @@ TEST_CASE("reference binding: a sync step binds to its thread's n-th call, a blo
   CHECK_FALSE(continues_blocked_call(t.events[6], t.events[9]));  // another thread's
 }
 
+TEST_CASE("reference binding: the critical section a pattern's first step is in begins at its thread's outermost lock",
+          "[verdict]") {
+  // T1: lock M at A (twice: a recursive lock, released once), lock N at B, condition wait at C
+  // (which releases and retakes M at C), then writes x: the step W1 of W1 → R2. The section it is
+  // in began at T1's second call of the lock at A (the first was released before).
+  constexpr std::uint64_t kLockA = 0xa0, kLockB = 0xb0, kWaitC = 0xc0, kUnlock = 0xd0, kM = 0x5000, kN = 0x6000,
+                          kCond = 0x7000;
+  const auto sync = [](std::uint32_t thread, EventKind kind, std::uint64_t site, std::uint64_t object, WaitKind wait) {
+    TraceEvent e = access(thread, kind, site, object);
+    e.aux = static_cast<std::uint16_t>(wait);
+    return e;
+  };
+  ForceDirective d{};
+  d.kind = static_cast<std::uint32_t>(ForceKind::Order);
+  d.count = 2;
+  d.steps[0] = ForceStep{kWrite, static_cast<std::uint8_t>(ForceAccess::Write), 0, 0, 0};
+  d.steps[1] = ForceStep{kRead, static_cast<std::uint8_t>(ForceAccess::Read), 1, 0, 0};
+  localize::Trace t;
+  t.events = {sync(1, EventKind::Acquire, kLockA, kM, WaitKind::Mutex),  // 1st call at A, released
+              sync(1, EventKind::Release, kUnlock, kM, WaitKind::Mutex),
+              sync(1, EventKind::Block, kLockA, kM, WaitKind::Mutex),  // 2nd call at A: waits, then gets it
+              sync(1, EventKind::Acquire, kLockA, kM, WaitKind::Mutex),
+              sync(1, EventKind::Acquire, kLockA, kM, WaitKind::Mutex),  // 3rd call: recursive
+              sync(1, EventKind::Release, kUnlock, kM, WaitKind::Mutex),
+              sync(1, EventKind::Acquire, kLockB, kN, WaitKind::Mutex),
+              sync(1, EventKind::Release, kWaitC, kM, WaitKind::Mutex),  // the wait lets M go ...
+              sync(1, EventKind::Block, kWaitC, kCond, WaitKind::Cond),
+              sync(1, EventKind::Acquire, kWaitC, kCond, WaitKind::Cond),
+              sync(1, EventKind::Acquire, kWaitC, kM, WaitKind::Mutex),  // ... and takes it back
+              access(1, EventKind::Write, kWrite, kX),
+              access(2, EventKind::Read, kRead, kX)};
+  const auto o = last_occurrence(d, t);
+  REQUIRE(o.has_value());
+  const auto entry = critical_section_entry(d, t, *o);
+  REQUIRE(entry.has_value());
+  CHECK(entry->site == kLockA);
+  CHECK(entry->access == kForceSync + static_cast<std::uint8_t>(SyncOp::Lock));
+  CHECK(entry->occurrence == 2);
+  CHECK(entry->role == 0);
+  CHECK(entry->location != 0);  // the lock is not the pattern's location
+  // Released before the step: no critical section.
+  t.events = {sync(1, EventKind::Acquire, kLockA, kM, WaitKind::Mutex), sync(1, EventKind::Release, kUnlock, kM, WaitKind::Mutex),
+              access(1, EventKind::Write, kWrite, kX), access(2, EventKind::Read, kRead, kX)};
+  const auto unlocked = last_occurrence(d, t);
+  REQUIRE(unlocked.has_value());
+  CHECK_FALSE(critical_section_entry(d, t, *unlocked).has_value());
+  // Another thread's lock is not the step's thread's.
+  t.events = {sync(2, EventKind::Acquire, kLockA, kM, WaitKind::Mutex), access(1, EventKind::Write, kWrite, kX),
+              access(2, EventKind::Read, kRead, kX)};
+  const auto other = last_occurrence(d, t);
+  REQUIRE(other.has_value());
+  CHECK_FALSE(critical_section_entry(d, t, *other).has_value());
+}
+
 TEST_CASE("reference binding: no occurrence when roles cannot be told apart", "[verdict]") {
   localize::Trace t;
   t.events = {access(1, EventKind::Read, kRead, kX), access(1, EventKind::Write, kWrite, kX),

@@ -323,45 +323,95 @@ namespace {
 // order in the same context (in_context.h). Applies the decision to `c`. Returns the runs the
 // verdict now comes from when the context confirmed the pattern (their failing seed is the one to
 // save), nullopt otherwise (the free runs stay the verdict's).
+// One forcing in context: the pattern from its cut, and, when it fails like a cause there, its
+// opposite order from the same cut.
+struct ContextAttempt {
+  std::vector<DirectedRun> runs;  // the pattern's
+  ConfirmationResult forced;
+  ConfirmationResult opposite;
+  std::vector<std::string> reversed_names;
+  InContextEvidence evidence;
+  InContextDecision decision;
+  std::uint64_t attempt_runs = 0;
+};
+
+// `opposite_of` (with its step names) is the order whose opposite is the control: the pattern
+// itself, or the pattern with its thread's lock call first.
+ContextAttempt attempt_in_context(const LaunchTarget& target, DirectedBatch batch, const ForceDirective& directive,
+                                  const std::vector<std::string>& step_names, const ForceDirective& opposite_of,
+                                  const std::vector<std::string>& opposite_of_names, const ConfirmRequest& request,
+                                  const FailureIdentity& original, const ClassifyContext& context,
+                                  const std::string& target_name) {
+  const bool never_confirmed = request.symptom || request.passing_only;
+  ContextAttempt a;
+  batch.directive = directive;
+  a.runs = run_directed(target, batch, context, target_name);
+  a.forced = tally_confirmation(a.runs, original, request.baseline_rate, &directive, step_names, never_confirmed);
+  a.evidence = InContextEvidence{a.forced.completed, a.forced.failed, false, 0, 0, request.baseline_rate, never_confirmed};
+  a.attempt_runs = a.forced.forced_runs;
+  const std::optional<ForceDirective> reversed = counterfactual_directive(opposite_of);
+  a.reversed_names = names_in_order(counterfactual_order(opposite_of), opposite_of_names);
+  if (decide_in_context(a.evidence).alone == Verdict::Confirmed && reversed) {
+    batch.directive = *reversed;
+    const std::vector<DirectedRun> opposite_runs = run_directed(target, batch, context, target_name);
+    a.opposite = tally_confirmation(opposite_runs, original, request.baseline_rate, &*reversed, a.reversed_names);
+    a.attempt_runs += a.opposite.forced_runs;
+    a.evidence.opposite_forced = true;
+    a.evidence.opposite_completed = a.opposite.completed;
+    a.evidence.opposite_failed = a.opposite.failed;
+  }
+  a.decision = decide_in_context(a.evidence);
+  return a;
+}
+
 std::optional<std::vector<DirectedRun>> force_in_context(const LaunchTarget& target, const DirectedBatch& free_batch,
                                                          const ConfirmRequest& request, const FailureIdentity& original,
                                                          ConfirmationResult& c, const ClassifyContext& context,
                                                          const std::string& target_name) {
   const ConfirmRequest::InContext& in = *request.in_context;
-  const bool never_confirmed = request.symptom || request.passing_only;
   DirectedBatch batch = free_batch;
   batch.base = in.base;
   batch.base.seed = free_batch.base.seed;
-  batch.directive = in.directive;
   batch.context_log = in.log;
-  const std::vector<DirectedRun> runs = run_directed(target, batch, context, target_name);
-  const ConfirmationResult forced =
-      tally_confirmation(runs, original, request.baseline_rate, &in.directive, request.step_names, never_confirmed);
-  InContextEvidence evidence{forced.completed, forced.failed, false, 0, 0, request.baseline_rate, never_confirmed};
-  ConfirmationResult opposite;
-  std::uint64_t attempt_runs = forced.forced_runs;
-  const std::optional<ForceDirective> reversed = counterfactual_directive(in.directive);
-  const std::vector<std::string> reversed_names = names_in_order(counterfactual_order(in.directive), request.step_names);
-  if (decide_in_context(evidence).alone == Verdict::Confirmed && reversed) {
-    batch.directive = *reversed;
-    const std::vector<DirectedRun> opposite_runs = run_directed(target, batch, context, target_name);
-    opposite = tally_confirmation(opposite_runs, original, request.baseline_rate, &*reversed, reversed_names);
-    attempt_runs += opposite.forced_runs;
-    evidence.opposite_forced = true;
-    evidence.opposite_completed = opposite.completed;
-    evidence.opposite_failed = opposite.failed;
+  ContextAttempt attempt = attempt_in_context(target, batch, in.directive, request.step_names, in.directive,
+                                              request.step_names, request, original, context, target_name);
+  std::string note = in.note;
+  c.bindings_tried.push_back("in the failing run's context (" + in.note + "), " + attempt.forced.binding);
+  c.attempt_runs += attempt.attempt_runs;
+  // The opposite order could not happen at the step: when the step's thread held a lock there,
+  // both orders once more from its call of that lock, so the other thread can take it first.
+  if (attempt.decision.outcome == InContextOutcome::OppositeUnrealized && in.entry) {
+    ForceDirective from_entry = in.directive;
+    from_entry.context_step = *in.entry;
+    ForceDirective lock_first = from_entry;
+    lock_first.count = from_entry.count + 1;
+    lock_first.steps[0] = *in.entry;
+    std::copy_n(from_entry.steps, from_entry.count, lock_first.steps + 1);
+    std::vector<std::string> lock_first_names = {in.entry_name};
+    lock_first_names.insert(lock_first_names.end(), request.step_names.begin(), request.step_names.end());
+    ContextAttempt entry = attempt_in_context(target, batch, from_entry, request.step_names, lock_first,
+                                              lock_first_names, request, original, context, target_name);
+    c.bindings_tried.push_back("in the failing run's context (" + in.entry_note + "), " + entry.forced.binding +
+                               ": " + std::string(in_context_outcome_name(entry.decision.outcome)));
+    c.attempt_runs += entry.attempt_runs;
+    if (entry.decision.outcome == InContextOutcome::Confirms) {
+      attempt = std::move(entry);
+      note = in.entry_note;
+    }
   }
-  const InContextDecision decision = decide_in_context(evidence);
+  const ConfirmationResult& forced = attempt.forced;
+  const ConfirmationResult& opposite = attempt.opposite;
+  const InContextEvidence& evidence = attempt.evidence;
+  const InContextDecision& decision = attempt.decision;
+  const std::vector<std::string>& reversed_names = attempt.reversed_names;
   const Verdict before = c.verdict;
   const Verdict after = verdict_after_context(before, evidence, decision);
-  c.bindings_tried.push_back("in the failing run's context (" + in.note + "), " + forced.binding);
-  c.attempt_runs += attempt_runs;
   if (decision.outcome == InContextOutcome::Confirms) {
     // The verdict and its evidence are the context's now; the free bindings stay in the list.
     ConfirmationResult confirmed = forced;
     confirmed.verdict = Verdict::Confirmed;
     confirmed.refuted = false;
-    confirmed.context = in.note;
+    confirmed.context = note;
     confirmed.alone = ConfirmationResult::Alone{c.verdict, c.completed, c.failed, c.reason};
     confirmed.bindings_tried = c.bindings_tried;
     confirmed.attempt_runs = c.attempt_runs;
@@ -378,10 +428,10 @@ std::optional<std::vector<DirectedRun>> force_in_context(const LaunchTarget& tar
     confirmed.counterfactual.alpha = kVerdictAlpha;
     confirmed.counterfactual.order = arrows(reversed_names);
     c = std::move(confirmed);
-    return runs;
+    return std::move(attempt.runs);
   }
   ConfirmationResult::InContextResult r;
-  r.note = in.note;
+  r.note = note;
   r.forced_runs = forced.forced_runs;
   r.context_lost = forced.context_lost;
   r.context_lost_what = forced.context_lost_what;

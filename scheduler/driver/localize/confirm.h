@@ -92,6 +92,14 @@ struct ConfirmRequest {
     std::vector<std::uint8_t> log;
     RunSpec base;
     std::string note;  // "its first 812 steps replayed": what the context is
+    // When the first step's thread held a lock there in the reference run: its call of that lock
+    // (reference_binding.h, critical_section_entry), where the context is cut once more when the
+    // opposite order cannot happen at the step because the other thread needs that lock. From
+    // there the pattern is forced as it is, and its opposite with the lock call before the first
+    // thread's steps (docs/forcing.md, "From the entry of the step's critical section").
+    std::optional<ForceStep> entry;
+    std::string entry_name;  // "lock a.c:30 producer"
+    std::string entry_note;
   };
   std::optional<InContext> in_context;
   bool symptom = false;                 // never `confirmed` (symptoms.h)

@@ -146,7 +146,7 @@ class Confirmer {
     context_seed_ = spec.seed;
   }
 
-  ConfirmRequest::InContext in_context(const ForceDirective& bound) const {
+  ConfirmRequest::InContext in_context(const ForceDirective& bound, const ReferenceOccurrence& occurrence) const {
     ConfirmRequest::InContext in;
     in.directive = bound;
     in.directive.context = 1;
@@ -155,6 +155,14 @@ class Confirmer {
     in.log = *context_log_;
     in.base = context_spec_;
     in.note = "seed " + std::to_string(context_seed_) + " replayed up to its step 1, then random";
+    // The same, cut where step 1's thread took the lock it holds at step 1, that call first.
+    if (const auto entry = critical_section_entry(bound, *reference_, occurrence); entry && bound.count < kMaxForceSteps) {
+      in.entry = *entry;
+      in.entry_name = step_name(*entry);
+      in.entry_note = "seed " + std::to_string(context_seed_) + " replayed up to T" +
+                      std::to_string(in.directive.context_thread) + "'s " + in.entry_name +
+                      ", the lock it holds at step 1, then random";
+    }
     return in;
   }
 
@@ -217,7 +225,9 @@ class Confirmer {
         // A sync first step needs a point to cut at (has_sync_point): not `woken`, not `create`.
         const std::uint8_t first = s.directive.steps[0].access;
         const bool cuttable = first < kForceSync || has_sync_point(static_cast<SyncOp>(first - kForceSync));
-        if (with_occurrences && context_log_ && cuttable) request.in_context = in_context(*with_occurrences);
+        if (with_occurrences && context_log_ && cuttable) {
+          request.in_context = in_context(*with_occurrences, *occurrence);
+        }
       }
     }
     request.symptom = s.symptom;

@@ -1,7 +1,10 @@
 // Binding a pattern to its occurrence in the reference failing run (see reference_binding.h).
 #include "localize/reference_binding.h"
 
+#include <algorithm>
 #include <array>
+#include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -181,6 +184,51 @@ std::optional<ForceDirective> bind_to_occurrence(const ForceDirective& directive
     d.steps[i].occurrence = calls_up_to(trace, occurrence.events[i], d.steps[i]);
   }
   return d;
+}
+
+std::optional<ForceStep> critical_section_entry(const ForceDirective& d, const localize::Trace& trace,
+                                                const ReferenceOccurrence& occurrence) {
+  if (d.count == 0 || occurrence.events.empty() || occurrence.threads.empty()) return std::nullopt;
+  const std::size_t at = occurrence.events[0];
+  const std::uint32_t thread = occurrence.threads[0];
+  struct Held {
+    std::size_t taken_at;  // the Acquire that took it
+    std::uint32_t depth;   // a recursive lock's acquisitions not yet released
+  };
+  // A condition wait lets its mutex go and takes it back at the wait's own call site: the
+  // critical section goes on across it.
+  std::set<std::uint64_t> wait_sites;
+  for (std::size_t k = 0; k < at && k < trace.events.size(); ++k) {
+    const TraceEvent& e = trace.events[k];
+    if (e.thread == thread && (sync_op_of(e) == SyncOp::Wait || sync_op_of(e) == SyncOp::Woken)) wait_sites.insert(e.site);
+  }
+  std::map<std::uint64_t, Held> held;  // lock object -> how the thread holds it
+  for (std::size_t k = 0; k < at && k < trace.events.size(); ++k) {
+    const TraceEvent& e = trace.events[k];
+    if (e.thread != thread || sync_op_of(e) == SyncOp::None || !is_lock_kind(e.aux)) continue;
+    if (wait_sites.contains(e.site)) continue;
+    if (kind_of(e) == EventKind::Acquire) {
+      ++held.try_emplace(e.address, Held{k, 0}).first->second.depth;
+    } else if (kind_of(e) == EventKind::Release) {
+      if (const auto it = held.find(e.address); it != held.end() && --it->second.depth == 0) held.erase(it);
+    }
+  }
+  if (held.empty()) return std::nullopt;
+  std::size_t first = trace.events.size();
+  for (const auto& [object, h] : held) first = std::min(first, h.taken_at);
+  std::array<bool, kMaxForceSteps> used{};
+  for (std::uint32_t i = 0; i < d.count && i < kMaxForceSteps; ++i) {
+    if (d.steps[i].location < kMaxForceSteps) used[d.steps[i].location] = true;
+  }
+  const auto free_location = std::find(used.begin(), used.end(), false);
+  if (free_location == used.end()) return std::nullopt;
+  ForceStep entry{};
+  entry.site = trace.events[first].site;
+  entry.access = static_cast<std::uint8_t>(kForceSync + static_cast<std::uint8_t>(SyncOp::Lock));
+  entry.role = d.steps[0].role;
+  entry.location = static_cast<std::uint16_t>(free_location - used.begin());
+  entry.occurrence = calls_up_to(trace, first, entry);
+  return entry;
 }
 
 std::optional<ForceDirective> couple_pairs(const ForceDirective& confirmed, const ForceDirective& other,

@@ -50,6 +50,15 @@ std::optional<bool> occurs_in(const ForceDirective& directive, const localize::T
 std::optional<ForceDirective> bind_to_occurrence(const ForceDirective& directive, const localize::Trace& trace,
                                                  const ReferenceOccurrence& occurrence, bool occurrences);
 
+// The lock that the thread of the occurrence's first step holds at that step and took first (the
+// outermost critical section the step is in; a recursive lock counts until its last release), as
+// a sync step of that step's role: the lock call's site and the thread's number of that call
+// there (its occurrence), on a location no step of the directive uses. nullopt when the thread
+// holds no lock there. The failing run's context can be cut at that call instead of at the step
+// (docs/forcing.md, "From the entry of the step's critical section").
+std::optional<ForceStep> critical_section_entry(const ForceDirective& directive, const localize::Trace& trace,
+                                                const ReferenceOccurrence& occurrence);
+
 // Two cross-thread pairs of memory accesses on two locations as one order of four steps: a
 // two-variable finding built from single-location patterns (coupled_halves.h). Each step's site
 // must be run by one thread only in the trace (so main's initialization through the same code
