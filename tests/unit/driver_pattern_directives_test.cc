@@ -123,6 +123,26 @@ TEST_CASE("a Locon procedure III finding forces both pairs; roles follow threads
                    {0x49, ForceAccess::Read, 1},
                    {0x4a, ForceAccess::Read, 1},
                    {0x38, ForceAccess::Write, 0}});
+  // The other guess, for a reference run whose second pair started on the first pair's head
+  // thread (log_queue_cv: both waiters woken, T1 first; T1 pops, T2 reads).
+  const auto other = second_pair_from_first_thread(*d);
+  REQUIRE(other);
+  check_steps(*other, {{0x35, ForceAccess::Write, 0},
+                       {0x49, ForceAccess::Read, 1},
+                       {0x4a, ForceAccess::Read, 0},
+                       {0x38, ForceAccess::Write, 1}});
+  CHECK(other->steps[2].location == 1);
+  // Only for the pc-level guess: not for a finding whose threads were known, nor a single pair.
+  finding.level = locon::Level::Tid;
+  finding.pairs = {pair(0x35, true, 1, 0x49, false, 2), pair(0x4a, false, 1, 0x38, true, 2)};
+  d = locon_directive(finding);
+  REQUIRE(d);
+  CHECK(d->steps[2].role == 0);
+  CHECK_FALSE(second_pair_from_first_thread(*other).has_value());
+  finding.pairs.resize(1);
+  d = locon_directive(finding);
+  REQUIRE(d);
+  CHECK_FALSE(second_pair_from_first_thread(*d).has_value());
 }
 
 TEST_CASE("a finding without pairs has no directive") {

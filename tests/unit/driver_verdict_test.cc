@@ -81,6 +81,16 @@ TraceEvent access(std::uint32_t thread, EventKind kind, std::uint64_t site, std:
 
 constexpr std::uint64_t kRead = 0x10, kWrite = 0x20, kX = 0x1000, kY = 0x2000;
 
+// An order of two steps, roles as the steps have them.
+ForceDirective two_steps(ForceStep first, ForceStep second) {
+  ForceDirective d{};
+  d.kind = static_cast<std::uint32_t>(ForceKind::Order);
+  d.count = 2;
+  d.steps[0] = first;
+  d.steps[1] = second;
+  return d;
+}
+
 // R1-W2-W1 on one location.
 ForceDirective lost_update() {
   ForceDirective d{};
@@ -121,6 +131,33 @@ TEST_CASE("reference binding: main's initialization is not the pattern's occurre
   CHECK(binding_text(lost_update()) == "roles bind at first match");
 }
 
+TEST_CASE("reference binding: a step matches its statement's other copy, and is bound to the copy its thread ran",
+          "[verdict]") {
+  // pop() inlined into two lambdas: its check and its decrement each have one pc per thread. The
+  // pattern's example names T1's check (kReadA) and T2's decrement (kWriteB); the failing run had
+  // T2's check (kReadB) before T1's decrement (kWriteA).
+  constexpr std::uint64_t kReadA = 0x11, kReadB = 0x12, kWriteA = 0x21, kWriteB = 0x22;
+  const ForceDirective d =
+      two_steps(ForceStep{kReadA, static_cast<std::uint8_t>(ForceAccess::Read), 0, 0, 0},
+                ForceStep{kWriteB, static_cast<std::uint8_t>(ForceAccess::Write), 1, 0, 0});
+  localize::Trace t;
+  t.events = {access(1, EventKind::Read, kReadA, kX), access(2, EventKind::Read, kReadB, kX),
+              access(1, EventKind::Write, kWriteA, kX)};
+  CHECK_FALSE(last_occurrence(d, t).has_value());  // T2 never ran kWriteB
+  const SiteStatements statements = {{kReadA, kReadA}, {kReadB, kReadA}, {kWriteA, kWriteA}, {kWriteB, kWriteA}};
+  const auto o = last_occurrence(d, t, &statements);
+  REQUIRE(o.has_value());
+  CHECK(o->events == std::vector<std::size_t>{1, 2});
+  CHECK(o->threads == std::vector<std::uint32_t>{2, 1});
+  const auto bound = bind_to_occurrence(d, t, *o, true);
+  REQUIRE(bound.has_value());
+  CHECK(bound->steps[0].site == kReadB);  // T2's copy of the check
+  CHECK(bound->steps[1].site == kWriteA);  // T1's copy of the decrement
+  CHECK(bound_thread(*bound, 0) == 2);
+  CHECK(bound_thread(*bound, 1) == 1);
+  CHECK(bound->steps[0].occurrence == 1);
+}
+
 TEST_CASE("reference binding: a loop's failing iteration is the last occurrence", "[verdict]") {
   localize::Trace t;
   for (int i = 0; i < 3; ++i) {  // three harmless iterations, T1 then T2
@@ -149,11 +186,9 @@ TEST_CASE("reference binding: the occurrence whose steps saw each other, not the
   // its own add between them: an order every passing run has. The one that failed is T1's
   // second add and T2's first read, back to back.
   constexpr std::uint64_t kReset = 0x30;
-  ForceDirective d{};
-  d.kind = static_cast<std::uint32_t>(ForceKind::Order);
-  d.count = 2;
-  d.steps[0] = ForceStep{kWrite, static_cast<std::uint8_t>(ForceAccess::Write), 0, 0, 0};
-  d.steps[1] = ForceStep{kRead, static_cast<std::uint8_t>(ForceAccess::Read), 1, 0, 0};
+  const ForceDirective d =
+      two_steps(ForceStep{kWrite, static_cast<std::uint8_t>(ForceAccess::Write), 0, 0, 0},
+                ForceStep{kRead, static_cast<std::uint8_t>(ForceAccess::Read), 1, 0, 0});
   localize::Trace t;
   t.events = {access(1, EventKind::Write, kWrite, kX), access(2, EventKind::Write, kWrite, kX),
               access(1, EventKind::Write, kWrite, kX),  // T1's next-phase add, too early
@@ -193,11 +228,9 @@ TEST_CASE("reference binding: a sync step binds to its thread's n-th call, a blo
     return e;
   };
   const TraceEvent t1_switch = access(1, EventKind::Switch, 0, 2);
-  ForceDirective d{};
-  d.kind = static_cast<std::uint32_t>(ForceKind::Order);
-  d.count = 2;
-  d.steps[0] = force_sync_step(kLockA, static_cast<std::uint8_t>(SyncOp::Lock), 0);
-  d.steps[1] = force_sync_step(kLockB, static_cast<std::uint8_t>(SyncOp::Lock), 1);
+  const ForceDirective d =
+      two_steps(force_sync_step(kLockA, static_cast<std::uint8_t>(SyncOp::Lock), 0),
+                force_sync_step(kLockB, static_cast<std::uint8_t>(SyncOp::Lock), 1));
   localize::Trace t;
   t.events = {sync(1, EventKind::Acquire, kLockA), sync(1, EventKind::Release, kUnlock),
               sync(1, EventKind::Acquire, kLockA), sync(1, EventKind::Release, kUnlock),
@@ -233,11 +266,9 @@ TEST_CASE("reference binding: the critical section a pattern's first step is in 
     e.aux = static_cast<std::uint16_t>(wait);
     return e;
   };
-  ForceDirective d{};
-  d.kind = static_cast<std::uint32_t>(ForceKind::Order);
-  d.count = 2;
-  d.steps[0] = ForceStep{kWrite, static_cast<std::uint8_t>(ForceAccess::Write), 0, 0, 0};
-  d.steps[1] = ForceStep{kRead, static_cast<std::uint8_t>(ForceAccess::Read), 1, 0, 0};
+  const ForceDirective d =
+      two_steps(ForceStep{kWrite, static_cast<std::uint8_t>(ForceAccess::Write), 0, 0, 0},
+                ForceStep{kRead, static_cast<std::uint8_t>(ForceAccess::Read), 1, 0, 0});
   localize::Trace t;
   t.events = {sync(1, EventKind::Acquire, kLockA, kM, WaitKind::Mutex),  // 1st call at A, released
               sync(1, EventKind::Release, kUnlock, kM, WaitKind::Mutex),

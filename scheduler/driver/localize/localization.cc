@@ -213,7 +213,7 @@ class Confirmer {
     // Bind the roles as the reference failing run had them (threads and occurrences), then
     // threads only, then unbound, while the order cannot be made to happen.
     if (reference_ != nullptr) {
-      if (const auto occurrence = last_occurrence(s.directive, *reference_)) {
+      if (const auto occurrence = last_occurrence(s.directive, *reference_, statement_of_)) {
         const auto with_occurrences = bind_to_occurrence(s.directive, *reference_, *occurrence, true);
         const auto threads_only = bind_to_occurrence(s.directive, *reference_, *occurrence, false);
         if (with_occurrences && threads_only) {
@@ -712,7 +712,16 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
       }
       if (findings.empty()) findings = localize::locon::localize(input->failed, input->passing, options);
       if (!findings.empty()) {
-        if (auto directive = locon_directive(findings.front())) locon_suspect = confirmer.add(*directive);
+        if (auto directive = locon_directive(findings.front())) {
+          // At pc level the finding does not say which thread starts its second pair: the
+          // reference failing run, which has both pairs, does.
+          const auto other = second_pair_from_first_thread(*directive);
+          if (other && reference && !last_occurrence(*directive, reference->trace, &statement_of) &&
+              last_occurrence(*other, reference->trace, &statement_of)) {
+            directive = other;
+          }
+          locon_suspect = confirmer.add(*directive);
+        }
       }
     }
   }

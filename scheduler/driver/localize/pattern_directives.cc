@@ -105,4 +105,16 @@ std::optional<ForceDirective> locon_directive(const localize::locon::Finding& fi
   return d;
 }
 
+std::optional<ForceDirective> second_pair_from_first_thread(const ForceDirective& d) {
+  if (d.count != 4 || d.role_threads != 0) return std::nullopt;
+  constexpr std::array<std::uint8_t, 4> kGuess = {0, 1, 1, 0};
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    if (d.steps[i].role != kGuess[i] || d.steps[i].location != (i < 2 ? 0 : 1)) return std::nullopt;
+  }
+  ForceDirective other = d;
+  other.steps[2].role = 0;
+  other.steps[3].role = 1;
+  return other;
+}
+
 }  // namespace ctrlsched::driver

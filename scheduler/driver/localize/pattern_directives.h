@@ -26,4 +26,10 @@ ForceDirective falcon_directive(const localize::FalconPatternId& pattern,
 std::optional<ForceDirective> locon_directive(const localize::locon::Finding& finding,
                                               std::uint32_t hold_limit = kLocalizeHoldLimit);
 
+// A pc-level two-pair directive of locon_directive with the other guess for the second pair: it
+// starts on the thread that started the first (W1x → R2x, W1y → R2y; roles 0 1 0 1 for 0 1 1 0).
+// The driver takes it when the reference failing run has the finding's pairs that way and not
+// the other (docs/localization.md, "Synchronization orders"). nullopt for any other directive.
+std::optional<ForceDirective> second_pair_from_first_thread(const ForceDirective& directive);
+
 }  // namespace ctrlsched::driver

@@ -21,14 +21,23 @@ constexpr std::size_t kSearchBudget = 2'000'000;  // event comparisons per searc
 
 bool writes(EventKind k) { return k == EventKind::Write || k == EventKind::AtomicStore || k == EventKind::AtomicRmw; }
 
+// Whether an event at `event_site` is at the step's site: the same, or (with `statements`) one of
+// the same statement.
+bool same_site(std::uint64_t step_site, std::uint64_t event_site, const SiteStatements* statements) {
+  if (step_site == 0 || event_site == step_site) return true;
+  if (statements == nullptr) return false;
+  const auto step = statements->find(step_site), event = statements->find(event_site);
+  return step != statements->end() && event != statements->end() && step->second == event->second;
+}
+
 // A sync step fits the event of its operation (sync_op_of), a memory step an access.
-bool event_fits_step(const TraceEvent& e, const ForceStep& s) {
+bool event_fits_step(const TraceEvent& e, const ForceStep& s, const SiteStatements* statements = nullptr) {
   const EventKind k = kind_of(e);
   if (s.access >= kForceSync) {
-    return static_cast<std::uint8_t>(sync_op_of(e)) == s.access - kForceSync && (s.site == 0 || e.site == s.site);
+    return static_cast<std::uint8_t>(sync_op_of(e)) == s.access - kForceSync && same_site(s.site, e.site, statements);
   }
   if (!is_access(k)) return false;
-  if (s.site != 0 && e.site != s.site) return false;
+  if (!same_site(s.site, e.site, statements)) return false;
   switch (static_cast<ForceAccess>(s.access)) {
     case ForceAccess::Any: return true;
     case ForceAccess::Read: return !writes(k);
@@ -42,15 +51,16 @@ class Search {
  public:
   // `adjacent`: consecutive steps on one location must have no write to it between them.
   // `threads`: when not empty, step i must be performed by threads[i].
-  Search(const ForceDirective& d, const localize::Trace& t, bool adjacent, std::vector<std::uint32_t> threads = {})
-      : d_(d), t_(t), adjacent_(adjacent), threads_(std::move(threads)) {}
+  Search(const ForceDirective& d, const localize::Trace& t, bool adjacent, std::vector<std::uint32_t> threads = {},
+         const SiteStatements* statements = nullptr)
+      : d_(d), t_(t), adjacent_(adjacent), threads_(std::move(threads)), statements_(statements) {}
 
   // Matches steps [0, step] with step `step` at an event before `before`, latest first.
   bool match(std::uint32_t step, std::size_t before) {
     for (std::size_t i = before; i-- > 0;) {
       if (++work_ > kSearchBudget) return false;
       const TraceEvent& e = t_.events[i];
-      if (!event_fits_step(e, d_.steps[step]) || !consistent(step, i)) continue;
+      if (!event_fits_step(e, d_.steps[step], statements_) || !consistent(step, i)) continue;
       chosen_[step] = i;
       if (step == 0 || match(step - 1, i)) return true;
       if (work_ > kSearchBudget) return false;
@@ -88,6 +98,7 @@ class Search {
   const localize::Trace& t_;
   const bool adjacent_;
   const std::vector<std::uint32_t> threads_;
+  const SiteStatements* statements_;
   std::size_t work_ = 0;
 };
 
@@ -125,7 +136,8 @@ std::uint32_t calls_up_to(const localize::Trace& trace, std::size_t at, const Fo
 
 }  // namespace
 
-std::optional<ReferenceOccurrence> last_occurrence(const ForceDirective& d, const localize::Trace& trace) {
+std::optional<ReferenceOccurrence> last_occurrence(const ForceDirective& d, const localize::Trace& trace,
+                                                   const SiteStatements* statements) {
   if (static_cast<ForceKind>(d.kind) != ForceKind::Order || d.count == 0 || d.count > kMaxForceSteps) return std::nullopt;
   // The threads are those of the latest occurrence; the occurrence of those threads is, if there
   // is one, the latest whose steps follow each other on their location, where each step saw (or
@@ -133,11 +145,11 @@ std::optional<ReferenceOccurrence> last_occurrence(const ForceDirective& d, cons
   // total, not the next phase's own total read after the reset. Only the iteration moves: other
   // threads' adjacent occurrences can be main's initialization, an order every run has
   // (heldout2's conn_pool: main's first release before a worker's read, confirmed by the holds).
-  Search any(d, trace, false);
+  Search any(d, trace, false, {}, statements);
   if (!any.match(d.count - 1, trace.events.size())) return std::nullopt;
   std::vector<std::uint32_t> threads;
   for (std::uint32_t i = 0; i < d.count; ++i) threads.push_back(trace.events[any.chosen_[i]].thread);
-  Search adjacent(d, trace, true, threads);
+  Search adjacent(d, trace, true, threads, statements);
   const Search& search = adjacent.match(d.count - 1, trace.events.size()) ? adjacent : any;
   ReferenceOccurrence o;
   for (std::uint32_t i = 0; i < d.count; ++i) {
@@ -177,6 +189,7 @@ std::optional<ForceDirective> bind_to_occurrence(const ForceDirective& directive
   for (std::uint32_t i = 0; i < d.count && i < occurrence.events.size(); ++i) {
     const std::uint8_t role = d.steps[i].role;
     d.steps[i].occurrence = 0;
+    if (d.steps[i].site != 0) d.steps[i].site = trace.events[occurrence.events[i]].site;  // its thread's copy
     if (role >= kMaxForceRoles || role_seen[role]) continue;
     role_seen[role] = true;
     if (!bind_role(d, role, occurrence.threads[i])) return std::nullopt;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,8 +33,13 @@ struct ReferenceOccurrence {
 // of that occurrence, an occurrence in which no write to the location comes between two
 // consecutive steps on it is preferred (the later step saw the earlier one), the latest such;
 // only without one the latest is kept. nullopt if the trace has none (or the search budget ran
-// out).
-std::optional<ReferenceOccurrence> last_occurrence(const ForceDirective& directive, const localize::Trace& trace);
+// out). With `statements` (a site -> the site standing for its statement, as Falcon merges them:
+// falcon_summary.h, statement_sites), a step also matches an access at another site of its
+// statement: a function inlined into two threads' code (two lambdas) runs one line at two
+// program counters, and a pattern's example names one thread's copy of each step.
+using SiteStatements = std::map<std::uint64_t, std::uint64_t>;
+std::optional<ReferenceOccurrence> last_occurrence(const ForceDirective& directive, const localize::Trace& trace,
+                                                   const SiteStatements* statements = nullptr);
 
 // Whether the trace has an occurrence of the directive's steps (Order only), accesses and sync
 // operations alike, in order, with the role and location constraints of last_occurrence and no
@@ -44,9 +50,10 @@ std::optional<ReferenceOccurrence> last_occurrence(const ForceDirective& directi
 // say.
 std::optional<bool> occurs_in(const ForceDirective& directive, const localize::Trace& trace);
 
-// The directive with roles bound to the occurrence's threads; with `occurrences`, each role's first
-// step also gets the thread's occurrence index of that access (or sync call) at its site. nullopt if a thread
-// cannot be named in a directive (ThreadId >= 255).
+// The directive with roles bound to the occurrence's threads and each step at the site its access
+// (or sync call) had there; with `occurrences`, each role's first step also gets the thread's
+// occurrence index of that access (or sync call) at its site. nullopt if a thread cannot be named
+// in a directive (ThreadId >= 255).
 std::optional<ForceDirective> bind_to_occurrence(const ForceDirective& directive, const localize::Trace& trace,
                                                  const ReferenceOccurrence& occurrence, bool occurrences);
 
