@@ -60,7 +60,13 @@ struct Floor {
 // that is that pair (docs/forcing.md, "A pair of a two-variable cause"): latency_stats' Falcon
 // W1-R2 25→42 and ConSeq W1@25→R2@42 took forced true confirmed 26 → 28 of 31, and Falcon's own
 // pairs coupled across the two locations its R1-W2 42→25 (the other straddle): 29 of 31.
-constexpr Floor kFloor = {12, 11, 11, 29, 0, 1, 0, 1};
+// Then (2026-12-02, later): a pattern whose opposite cannot happen at its step because the step
+// is inside a lock is forced once more from its thread's call of that lock (docs/forcing.md,
+// "From the entry of the step's critical section"): lost_wakeup's true signal1-wait2 is confirmed,
+// 30 of 31, and so is its unlock1@34 → unlock2@21, the same two critical sections named by their
+// ends on a line the truth header does not list: forced wrong confirmed 1 → 2, measured, not
+// wished away.
+constexpr Floor kFloor = {12, 11, 11, 30, 0, 2, 0, 1};
 
 int verdicts(const Json& summary, const char* which, const char* verdict) {
   const Json& counts = summary.at(which);
