@@ -13,6 +13,7 @@
 #include "localize/confirm.h"
 #include "ctrlsched/access_pairs.h"
 #include "ctrlsched/forcing.h"
+#include "ctrlsched/sync_ops.h"
 #include "ctrlsched/localize/trace_file.h"
 #include "e2e.h"
 #include "report/symbolizer.h"
@@ -43,7 +44,8 @@ struct Harness {
   drv::Symbolizer symbolizer;
   drv::ClassifyContext context;
 
-  explicit Harness(const std::string& example_name) : name(binary("example_inst", example_name)) {
+  explicit Harness(const std::string& example_name, const std::string& kind = "example_inst")
+      : name(binary(kind, example_name)) {
     target.path = name;
     target.argv = {name};
     target.shim_path = drv::locate_shim();
@@ -310,6 +312,30 @@ TEST_CASE("forced runs are deterministic per seed and differ between seeds", "[f
     hashes.insert(first[i].result.schedule_hash);
   }
   CHECK(hashes.size() > 1);
+}
+
+TEST_CASE("a woken waiter is held until its turn: two waiters of one broadcast wake in the forced order",
+          "[forcing]") {
+  // cond_broadcast: three waiters wait once on `go`, main broadcasts once. Which woken waiter runs
+  // first is the base strategy's choice unless the forcing can hold a woken waiter, which it can
+  // because a blocked waiter stays pending its `woken` (shim/models/cond.cc).
+  Harness h("cond_broadcast", "program");
+  const auto woken = static_cast<std::uint8_t>(ctrlsched::SyncOp::Woken);
+  for (const auto& [first, second] : {std::pair{3u, 1u}, std::pair{1u, 3u}}) {
+    ctrlsched::ForceDirective d =
+        order_directive({ctrlsched::force_sync_step(0, woken, 0), ctrlsched::force_sync_step(0, woken, 1)});
+    REQUIRE(ctrlsched::bind_role(d, 0, first));
+    REQUIRE(ctrlsched::bind_role(d, 1, second));
+    const auto runs = h.run(d, 20);
+    int completed = 0;
+    for (const auto& r : runs) {
+      INFO("seed " << r.result.seed);
+      CHECK(r.result.kind == drv::OutcomeKind::Pass);
+      completed += static_cast<int>(r.force.completed);
+    }
+    INFO("T" << first << " woken before T" << second);
+    CHECK(completed == 20);
+  }
 }
 
 TEST_CASE("switch at entry: the thread entering a function is preempted once", "[forcing]") {
