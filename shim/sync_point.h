@@ -13,6 +13,15 @@
 
 namespace ctrlsched::shim {
 
+// What the thread is about to do, for the forcing strategy (Candidate::pending*): `op` on
+// `object`, at the interposed call's site.
+inline void pend_sync(Thread* me, SyncOp op, std::uint64_t object) {
+  me->pending = PendingKind::Sync;
+  me->pending_op = static_cast<std::uint8_t>(op);
+  me->pending_site = site_of(me->sync_pc);
+  me->pending_address = object;
+}
+
 inline void sync_point(Thread* me, SyncOp op, std::uint64_t object) {
   // dfs runs need it too: the exploration judges which steps commute (ctrlsched/dfs_explorer.h).
   if (__builtin_expect(g_rt.forcing == nullptr && !g_rt.dfs_pending, 1)) {
@@ -27,10 +36,7 @@ inline void sync_point(Thread* me, SyncOp op, std::uint64_t object) {
     point(me, PointKind::Sync);
     return;
   }
-  me->pending = PendingKind::Sync;
-  me->pending_op = static_cast<std::uint8_t>(op);
-  me->pending_site = site_of(me->sync_pc);
-  me->pending_address = object;
+  pend_sync(me, op, object);
   point(me, PointKind::Sync);
   me->pending = PendingKind::None;
 }

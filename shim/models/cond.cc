@@ -34,12 +34,7 @@ int cond_wait(Thread* me, pthread_cond_t* c, pthread_mutex_t* m, Timeout timeout
     // In a directed run a woken waiter is about to perform its `woken` (sync_ops.h) when it is
     // next chosen, so a forced order can hold it there until its turn (docs/forcing.md).
     const bool directed = g_rt.forcing != nullptr;
-    if (directed) {
-      me->pending = PendingKind::Sync;
-      me->pending_op = static_cast<std::uint8_t>(SyncOp::Woken);
-      me->pending_site = site_of(me->sync_pc);
-      me->pending_address = reinterpret_cast<std::uint64_t>(c);
-    }
+    if (directed) pend_sync(me, SyncOp::Woken, reinterpret_cast<std::uint64_t>(c));
     timed_out = block(me, WaitKind::Cond, c, &model->waiters, model, abstime != nullptr,
                       virtual_deadline(timeout));
     if (directed) me->pending = PendingKind::None;

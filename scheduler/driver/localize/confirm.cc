@@ -319,10 +319,6 @@ CounterfactualResult force_counterfactual(const LaunchTarget& target, DirectedBa
 
 namespace {
 
-// The pattern in the failing run's context, and, when it fails like a cause there, its opposite
-// order in the same context (in_context.h). Applies the decision to `c`. Returns the runs the
-// verdict now comes from when the context confirmed the pattern (their failing seed is the one to
-// save), nullopt otherwise (the free runs stay the verdict's).
 // One forcing in context: the pattern from its cut, and, when it fails like a cause there, its
 // opposite order from the same cut.
 struct ContextAttempt {
@@ -364,6 +360,10 @@ ContextAttempt attempt_in_context(const LaunchTarget& target, DirectedBatch batc
   return a;
 }
 
+// The pattern in the failing run's context, and, when it fails like a cause there, its opposite
+// order in the same context (in_context.h). Applies the decision to `c`. Returns the runs the
+// verdict now comes from when the context confirmed the pattern (their failing seed is the one to
+// save), nullopt otherwise (the free runs stay the verdict's).
 std::optional<std::vector<DirectedRun>> force_in_context(const LaunchTarget& target, const DirectedBatch& free_batch,
                                                          const ConfirmRequest& request, const FailureIdentity& original,
                                                          ConfirmationResult& c, const ClassifyContext& context,
