@@ -68,8 +68,9 @@ void fire_timeout(Thread* t) {
 }
 
 // Directed runs only (Candidate::owns_awaited_lock): `t` owns a mutex, or an rwlock for writing,
-// that another live thread is blocked on. Quadratic in live threads, which are few.
-bool owns_awaited_lock(const Thread* t) {
+// that another live thread is blocked on; *site is where it took it (0 when not known: a mutex
+// beyond the kMaxHeldLocks it keeps). Quadratic in live threads, which are few.
+bool owns_awaited_lock(const Thread* t, std::uint64_t* site) {
   const ThreadId* live = g_rt.threads.live();
   for (std::uint32_t i = 0, end = g_rt.threads.live_count(); i < end; ++i) {
     const Thread* w = g_rt.threads.at(live[i]);
@@ -77,8 +78,16 @@ bool owns_awaited_lock(const Thread* t) {
     const Model* m = w->wait_model;
     if (m->kind == ModelKind::Mutex) {
       const auto* mutex = reinterpret_cast<const pthread_mutex_t*>(m->address);
-      if (mutex->__data.__lock != 0 && mutex->__data.__owner == t->os_tid) return true;
-    } else if (m->kind == ModelKind::Rwlock && m->writer == t) {
+      if (mutex->__data.__lock == 0 || mutex->__data.__owner != t->os_tid) continue;
+      *site = 0;
+      const std::uint32_t kept = t->held_count < kMaxHeldLocks ? t->held_count : kMaxHeldLocks;
+      for (std::uint32_t k = 0; k < kept; ++k) {
+        if (t->held_locks[k].object == mutex) *site = site_of(t->held_locks[k].pc);
+      }
+      return true;
+    }
+    if (m->kind == ModelKind::Rwlock && m->writer == t) {
+      *site = site_of(m->writer_pc);
       return true;
     }
   }
@@ -92,11 +101,14 @@ Thread* choose_next(Thread* me, PointKind kind) {
   const ThreadId* live = g_rt.threads.live();
   for (std::uint32_t i = 0, end = g_rt.threads.live_count(); i < end; ++i) {
     Thread* t = g_rt.threads.at(live[i]);
-    if (t->state == ThreadState::Runnable)
-      g_rt.candidates[n++] = Candidate{t->id, false, t->pending, t->pending_site, t->pending_address, t->pending_op,
-                                       g_rt.forcing != nullptr && owns_awaited_lock(t)};
-    else if (t->state == ThreadState::Blocked && t->timed_wait)
+    if (t->state == ThreadState::Runnable) {
+      std::uint64_t lock_site = 0;
+      const bool owner = g_rt.forcing != nullptr && owns_awaited_lock(t, &lock_site);
+      g_rt.candidates[n++] =
+          Candidate{t->id, false, t->pending, t->pending_site, t->pending_address, t->pending_op, owner, lock_site};
+    } else if (t->state == ThreadState::Blocked && t->timed_wait) {
       g_rt.candidates[n++] = Candidate{t->id, true};
+    }
   }
   if (n == 0) return nullptr;
   SchedulingPoint p{me->id, me->state == ThreadState::Runnable, kind, g_rt.steps,

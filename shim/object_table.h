@@ -23,9 +23,10 @@ struct Model {
   ModelKind kind = ModelKind::Mutex;
   bool persistent = false;  // barriers: kept from init to destroy
   WaitQueue waiters;
-  // Rwlock: readers holding it, and the writer.
+  // Rwlock: readers holding it, and the writer with the call that made it the writer.
   std::uint32_t readers = 0;
   Thread* writer = nullptr;
+  std::uintptr_t writer_pc = 0;
   // Robust mutex whose owner died: Inconsistent until pthread_mutex_consistent, NotRecoverable
   // if unlocked before that (the entry is then persistent).
   enum class Robust : std::uint8_t { Consistent, Inconsistent, NotRecoverable };

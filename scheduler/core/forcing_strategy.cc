@@ -18,6 +18,11 @@
 //      R1-W2-W1 fails only if the checking thread stops before it re-takes the lock and reads the
 //      balance again; a predicted early read r→w fails only if r's thread acts on what it read
 //      after w, not before.
+//   3c. Never held: a thread that owns a lock another thread is blocked on (holding it would
+//      starve the waiter; ForceOutcome::starvation_skips counts these).
+//   3d. Such an owner about to perform a later step records that step and where it took the
+//      lock (ForceOutcome::starved_step, starved_lock_site): the caller may force the order
+//      again with the owner held at that lock call, before it takes the lock.
 //   4. Bounds: a thread held at hold_limit decisions since the last performed step is released
 //      until the next step is performed (holds_dropped). If every candidate would be held,
 //      nobody is: the inner strategy sees all of them (also counted in holds_dropped), so a
@@ -249,7 +254,13 @@ ThreadId ForcingStrategy::order_choice(const SchedulingPoint& point) {
   }
   bool held_any = false;
   for (const Candidate& c : candidates) {
-    if (would_hold_lock_owner(c)) ++outcome_->starvation_skips;  // rule 3c
+    if (!would_hold_lock_owner(c)) continue;
+    ++outcome_->starvation_skips;  // rule 3c
+    // The owner goes on to a later step out of order: say where it took the lock (rule 3d).
+    if (const std::uint32_t step = later_step(c); step != kNoStep && outcome_->starved_lock_site == 0) {
+      outcome_->starved_step = step;
+      outcome_->starved_lock_site = c.owned_lock_site;
+    }
   }
   for (const Candidate& c : candidates) {  // rule 3
     if (held(c)) {

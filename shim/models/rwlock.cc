@@ -45,8 +45,12 @@ int acquire(Thread* me, pthread_rwlock_t* rw, bool write, WaitMode mode, Timeout
                                      (write || !prefers_writers(rw) || !writer_waits(model)));
     if (free) {
       model = holders(rw);
-      if (write) model->writer = me;
-      else ++model->readers;
+      if (write) {
+        model->writer = me;
+        model->writer_pc = me->sync_pc;
+      } else {
+        ++model->readers;
+      }
       emit_sync(EventKind::Acquire, me, rw, write ? WaitKind::RwlockWrite : WaitKind::RwlockRead);
       return 0;
     }
@@ -94,6 +98,7 @@ int rwlock_unlock(Thread* me, pthread_rwlock_t* rw) {
       Thread* chosen = choose_waiter(model, WakeKind::FutexWake, is_waiting_writer, 0);
       model->waiters.remove(chosen);
       model->writer = chosen;
+      model->writer_pc = chosen->sync_pc;  // its own wrlock call, where it blocked
       chosen->rwlock_handed_over = true;
       wake(chosen);
     }

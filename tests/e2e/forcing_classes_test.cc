@@ -18,6 +18,8 @@
 //                        Locon's coupled finding is confirmed as that part
 //   force_signal_in_lock a lost wakeup whose signal is inside the lock the waiter needs: the
 //                        opposite order can only start from the signaller's lock call
+//   force_writer_in_lock an order violation whose write is inside the lock the reader needs: the
+//                        writer is held at its lock call, not at its write
 //   force_lock_evict     a lock-order deadlock whose one lock's half is the third call of a loop
 //                        and needs the other thread's earlier lock: a sync pattern bound to its
 //                        call and forced in the failing run's context
@@ -161,6 +163,30 @@ TEST_CASE("forcing classes: a step inside a lock region the partner needs", "[fo
   check_true_pattern(r, "R1-W2-W1", file, {read, write, write});
 }
 
+TEST_CASE("forcing classes: a write inside the lock its reader needs is held at the lock call",
+          "[forcing-classes]") {
+  const std::string file = "force_writer_in_lock.c";
+  const int read = line_of(file, "int interval = settings.interval_ms;");
+  const int write = line_of(file, "settings.interval_ms = parsed.interval_ms;");
+  const int lock = line_of(file, "pthread_mutex_lock(&settings_lock);");  // the loader's, first in the file
+  TempDir dir;
+  const Localized r = localize(dir, "force_writer_in_lock", "200");
+  check_true_pattern(r, "R1-W2", file, {read, write});
+  const Json& c = forced_pattern(r, "R1-W2", file, {read, write}).at("confirmation");
+  // Held at its write, the loader owned the lock the exporter was blocked on and had to be let
+  // through: no forced run read first. Held at its lock call, every one did, and failed.
+  REQUIRE(c.at("bindings_tried").size() == 2);
+  const std::string held = c.at("bindings_tried").at(1).get<std::string>();
+  CHECK(held.find("role 2 held at its lock " + file + ":" + std::to_string(lock) + " ") != std::string::npos);
+  CHECK(c.at("binding") == held);
+  CHECK(c.at("failed") == c.at("completed"));
+  // The opposite order keeps the lock call with its thread: the loader's section, then the read.
+  const Json& opposite = c.at("counterfactual");
+  CHECK(opposite.at("order").get<std::string>().rfind("lock " + file + ":" + std::to_string(lock) + " ", 0) == 0);
+  CHECK(opposite.at("outcome") == "order matters");
+  CHECK(opposite.at("failed") == 0);
+}
+
 TEST_CASE("forcing classes: a pair that needs the partner's earlier check is forced in context",
           "[forcing-classes]") {
   const std::string file = "force_check_first.c";
@@ -174,12 +200,14 @@ TEST_CASE("forcing classes: a pair that needs the partner's earlier check is for
   const Json& c = forced_pattern(r, "W1-R2", file, {count, append}).at("confirmation");
   INFO(c.dump());
   // Every binding of the pair alone stalls: the partner looks the name up after the count++ and
-  // returns. In the failing run's context (its decisions replayed up to T1's count++) the partner
-  // has already looked the name up, and the pair happens and fails; its opposite order cannot
-  // happen there, so nothing shows that the pair, rather than the earlier lookup, decides: the
-  // verdict is inconclusive, no longer `unrealized`, and never confirmed.
+  // returns, or it is let through inside its mount lock, which T1 needs for its count++. Held at
+  // that lock call instead ("Held before its lock") the pair happens and fails, but its opposite
+  // cannot happen: the partner reaches its lock call only once its own lookup missed. In the
+  // failing run's context (its decisions replayed up to T1's count++) the partner has already
+  // looked the name up, and the pair fails there too, its opposite order impossible. Nothing
+  // shows that the pair, rather than the earlier lookup, decides: inconclusive, never confirmed.
   CHECK(c.at("verdict") == "inconclusive");
-  CHECK(c.at("reason").get<std::string>().find("could not be made to happen alone") != std::string::npos);
+  CHECK(c.at("reason").get<std::string>().find("its opposite order could not be made to happen") != std::string::npos);
   REQUIRE(c.contains("in_context"));
   const Json& in_context = c.at("in_context");
   CHECK(in_context.at("context").get<std::string>().find("replayed up to its step 1") != std::string::npos);
@@ -187,11 +215,12 @@ TEST_CASE("forcing classes: a pair that needs the partner's earlier check is for
   CHECK(in_context.at("completed").get<int>() >= static_cast<int>(drv::kMinCompletedRuns));
   CHECK(in_context.at("failed").get<int>() * 2 >= in_context.at("completed").get<int>());
   CHECK(in_context.at("outcome") == "opposite unrealized");
-  REQUIRE(c.at("bindings_tried").size() == 5);
-  CHECK(c.at("bindings_tried").at(3).get<std::string>().find("in the failing run's context") != std::string::npos);
+  REQUIRE(c.at("bindings_tried").size() == 6);
+  CHECK(c.at("bindings_tried").at(3).get<std::string>().find("role 2 held at its lock " + file + ":") != std::string::npos);
+  CHECK(c.at("bindings_tried").at(4).get<std::string>().find("in the failing run's context") != std::string::npos);
   // T1's count++ is inside its mount lock: both orders once more from its call of that lock. The
   // partner's lookup is done by then, so the opposite order fails as well: the lookup decides.
-  const std::string from_entry = c.at("bindings_tried").at(4).get<std::string>();
+  const std::string from_entry = c.at("bindings_tried").at(5).get<std::string>();
   CHECK(from_entry.find("the lock it holds at step 1") != std::string::npos);
   CHECK(from_entry.find("fails as often") != std::string::npos);
 }
@@ -199,27 +228,25 @@ TEST_CASE("forcing classes: a pair that needs the partner's earlier check is for
 TEST_CASE("forcing classes: a signal inside the lock its waiter needs is confirmed from the lock's call",
           "[forcing-classes]") {
   const std::string file = "force_signal_in_lock.c";
-  const int lock = line_of(file, "pthread_mutex_lock(&cache_lock);");
   const int signal = line_of(file, "pthread_cond_signal(&cache_ready);");
   const int wait = line_of(file, "pthread_cond_wait(&cache_ready, &cache_lock);");
+  const int wait_lock = wait - 1;  // main's pthread_mutex_lock(&cache_lock), just above its wait
   TempDir dir;
   const Localized r = localize(dir, "force_signal_in_lock", "200");
   INFO(r.run.process.out);
   REQUIRE(r.run.process.exit_code == 1);
   const Json& c = forced_pattern(r, "signal1-wait2", file, {signal, wait}).at("confirmation");
   INFO(c.dump());
-  // Alone the waiter rarely gets to wait after the signal; at the signal in the failing run's
-  // context the loader holds the mutex main needs to wait, so the opposite order cannot happen
-  // there. From the loader's lock call it can: main waits first and is woken.
+  // Held at its wait, main holds the mutex the loader needs to signal, so it is let through and
+  // waits first. Held at its lock call instead ("Held before its lock"), the loader signals with
+  // nobody waiting and main then waits for ever. The opposite order keeps main's lock call with
+  // it: main locks and waits, and is woken.
   CHECK(c.at("verdict") == "confirmed");
-  REQUIRE(c.contains("alone"));
-  CHECK(c.at("alone").at("verdict") != "confirmed");
-  const std::string context = c.at("context").get<std::string>();
-  CHECK(context.find("lock force_signal_in_lock.c:" + std::to_string(lock)) != std::string::npos);
-  CHECK(context.find("the lock it holds at step 1") != std::string::npos);
+  CHECK(c.at("binding").get<std::string>().find("role 2 held at its lock " + file + ":" + std::to_string(wait_lock) + " ") !=
+        std::string::npos);
   const Json& opposite = c.at("counterfactual");
   CHECK(opposite.at("outcome") == "order matters");
-  CHECK(opposite.at("order").get<std::string>().rfind("wait force_signal_in_lock.c:" + std::to_string(wait), 0) == 0);
+  CHECK(opposite.at("order").get<std::string>().rfind("lock " + file + ":" + std::to_string(wait_lock) + " ", 0) == 0);
   CHECK(opposite.at("completed").get<int>() >= static_cast<int>(drv::kMinCompletedRuns));
   CHECK(opposite.at("failed").get<int>() * 2 < opposite.at("completed").get<int>());
   CHECK(c.at("failed").get<int>() * 2 >= c.at("completed").get<int>());

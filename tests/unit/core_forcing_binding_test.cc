@@ -104,6 +104,45 @@ TEST_CASE("forcing binding: a thread owning a lock someone waits for is not held
   }
 }
 
+TEST_CASE("forcing binding: a lock owner let through to a later step says where it took the lock", "[forcing]") {
+  // R1 -> W2, an order violation whose writer writes inside a lock the reader needs first.
+  constexpr std::uint64_t kLockCall = 0x40;
+  const ForceDirective d = order_directive(
+      {force_step(kRead, ForceAccess::Read, 0), force_step(kWrite, ForceAccess::Write, 1)}, 0);
+  const auto base = make_random_strategy(7, std::nullopt);
+  ForcingStrategy forcing(*base, d);
+  forcing.on_thread_created(1, 0);
+  forcing.on_thread_created(2, 0);
+  // T1 owns no awaited lock yet: about to write, it is held for T2's read.
+  CHECK(decide(forcing, 0, {pending(1, true, kWrite), pending(2, false, kOther)}, 1) == 2);
+  CHECK(forcing.outcome().starved_lock_site == 0);
+  // T2 is blocked on the lock T1 took at kLockCall: T1 runs on to its write, out of order.
+  Candidate owner = pending(1, true, kWrite, true);
+  owner.owned_lock_site = kLockCall;
+  CHECK(decide(forcing, 0, {owner}, 2) == 1);
+  CHECK(forcing.outcome().starvation_skips == 1);
+  CHECK(forcing.outcome().starved_step == 1);
+  CHECK(forcing.outcome().starved_lock_site == kLockCall);
+  // The first such owner is the one reported.
+  owner.owned_lock_site = kLockCall + 8;
+  decide(forcing, 0, {owner}, 3);
+  CHECK(forcing.outcome().starved_lock_site == kLockCall);
+}
+
+TEST_CASE("forcing binding: a lock owner with no later step pending is not reported", "[forcing]") {
+  const auto base = make_random_strategy(8, std::nullopt);
+  ForcingStrategy forcing(*base, lost_update_triple());
+  forcing.on_thread_created(1, 0);
+  forcing.on_thread_created(2, 0);
+  perform(forcing, 1, false, kRead);
+  // T1 waits for its partner while it owns the awaited lock (about to unlock): skipped, but it
+  // is not going on to a step of its own, so there is no lock call to hold it at.
+  Candidate unlocking{1, false, PendingKind::None, 0, 0, 0, true, 0x40};
+  decide(forcing, 0, {pending(0, false, kOther), unlocking}, 1);
+  CHECK(forcing.outcome().starvation_skips == 1);
+  CHECK(forcing.outcome().starved_lock_site == 0);
+}
+
 TEST_CASE("forcing binding: waiting for a partner not created yet does not use up the budget", "[forcing]") {
   ForceDirective d = lost_update_triple(5);
   REQUIRE(bind_role(d, 0, 1));

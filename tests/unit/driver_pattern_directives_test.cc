@@ -1,6 +1,7 @@
 // Suspected patterns become forced orders with the right accesses and thread roles.
 #include <catch2/catch.hpp>
 
+#include "ctrlsched/sync_ops.h"
 #include "localize/pattern_directives.h"
 
 using namespace ctrlsched;
@@ -31,6 +32,14 @@ void check_steps(const ForceDirective& d, std::initializer_list<Expected> expect
 locon::PairKey pair(std::uint64_t head, bool head_write, std::uint32_t head_thread, std::uint64_t tail,
                     bool tail_write, std::uint32_t tail_thread) {
   return {{head, head_write, head_thread, 0}, {tail, tail_write, tail_thread, 0}};
+}
+
+// R1-W2 36 → 31: an order violation's read, then the write it needed first.
+localize::FalconPatternId read_then_write() {
+  localize::FalconPatternId id;
+  id.kind = FalconKind::R1W2;
+  id.sites = {0x36, 0x31, 0};
+  return id;
 }
 
 }  // namespace
@@ -147,4 +156,31 @@ TEST_CASE("a Locon procedure III finding forces both pairs; roles follow threads
 
 TEST_CASE("a finding without pairs has no directive") {
   CHECK_FALSE(locon_directive(locon::Finding{}).has_value());
+}
+
+TEST_CASE("held before its lock: the lock call goes before the step, by its role, on a location of its own") {
+  ForceDirective d = falcon_directive(read_then_write());
+  d.steps[1].occurrence = 2;
+  const auto held = held_before_lock(d, 1, 0x30);
+  REQUIRE(held);
+  REQUIRE(held->count == 3);
+  CHECK(held->steps[0].site == 0x36);
+  CHECK(held->steps[1].site == 0x30);
+  CHECK(held->steps[1].access == kForceSync + static_cast<std::uint8_t>(SyncOp::Lock));
+  CHECK(held->steps[1].role == 1);
+  CHECK(held->steps[1].occurrence == 0);
+  CHECK(held->steps[1].location != held->steps[0].location);
+  CHECK(held->steps[2].site == 0x31);  // the step itself, unchanged
+  CHECK(held->steps[2].occurrence == 2);
+  CHECK(held->hold_limit == d.hold_limit);
+}
+
+TEST_CASE("held before its lock: not before step 1, not without a site, not beyond the step limit") {
+  const ForceDirective d = falcon_directive(read_then_write());
+  CHECK_FALSE(held_before_lock(d, 0, 0x30));
+  CHECK_FALSE(held_before_lock(d, 2, 0x30));
+  CHECK_FALSE(held_before_lock(d, 1, 0));
+  ForceDirective full = d;
+  full.count = kMaxForceSteps;
+  CHECK_FALSE(held_before_lock(full, 1, 0x30));
 }

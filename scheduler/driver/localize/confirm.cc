@@ -6,10 +6,12 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 
 #include "localize/coupled_halves.h"
 #include "localize/forced_runs.h"
 #include "localize/in_context.h"
+#include "localize/pattern_directives.h"
 #include "localize/reference_binding.h"
 #include "localize/without_pattern.h"
 #include "report/shell_quote.h"
@@ -155,6 +157,40 @@ std::string arrows(const std::vector<std::string>& names) {
   std::string text;
   for (const std::string& name : names) text += (text.empty() ? "" : " → ") + name;
   return text;
+}
+
+// The attempt "Held before its lock" adds (docs/forcing.md): the directive, its step names, and
+// what its binding says.
+struct LockRetry {
+  ForceDirective directive{};
+  std::vector<std::string> names;
+  std::string note;
+};
+
+// From the first of `runs` (seed order) whose forcing had to let a lock owner through to a later
+// step (ForceOutcome::starved_step, starved_lock_site), the directive with that step's thread
+// held at the call that took the lock; nullopt when no run did or there is no room.
+std::optional<LockRetry> lock_call_retry(const ForceDirective& directive, const std::vector<DirectedRun>& runs,
+                                         const std::vector<std::string>& names,
+                                         const std::function<std::string(const ForceStep&)>& name_step) {
+  const auto starved = std::find_if(runs.begin(), runs.end(), [](const DirectedRun& r) { return r.force.starved_lock_site != 0; });
+  if (starved == runs.end()) return std::nullopt;
+  const std::uint32_t step = starved->force.starved_step;
+  std::optional<ForceDirective> held = held_before_lock(directive, step, starved->force.starved_lock_site);
+  if (!held) return std::nullopt;
+  LockRetry retry;
+  retry.directive = *held;
+  const ForceStep& lock = held->steps[step];
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "lock 0x%llx", static_cast<unsigned long long>(lock.site));
+  const std::string lock_name = name_step ? name_step(lock) : std::string(hex);
+  retry.names = names;
+  retry.names.insert(retry.names.begin() + std::min<std::ptrdiff_t>(step, static_cast<std::ptrdiff_t>(names.size())),
+                     lock_name);
+  retry.note = ", role " + std::to_string(lock.role + 1) + " held at its " + lock_name +
+               " before it takes the lock (held at its step, inside that lock, it starved the thread of an " +
+               "earlier step)";
+  return retry;
 }
 
 // The failing thread had done every step of its role, at least one step was done, and another
@@ -556,6 +592,9 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
   std::vector<ForceDirective> attempts = {request.batch.directive};
   attempts.insert(attempts.end(), request.fallbacks.begin(), request.fallbacks.end());
   std::vector<const std::vector<std::string>*> attempt_names(attempts.size(), &request.step_names);
+  std::vector<std::string> attempt_notes(attempts.size());  // said after the attempt's binding
+  std::deque<std::vector<std::string>> added_names;          // of attempts added below
+  std::size_t lock_retry = SIZE_MAX;  // the index of that attempt
   std::vector<DirectedRun> runs;
   ConfirmationResult c;
   std::vector<std::string> tried;
@@ -573,9 +612,23 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
     }
     ConfirmationResult attempt = tally_confirmation(attempt_runs, original, request.baseline_rate, &attempts[a],
                                                     *attempt_names[a], request.symptom || request.passing_only);
+    attempt.binding += attempt_notes[a];
     total_runs += attempt.forced_runs;
     tried.push_back(attempt.binding);
     const bool realized = attempt.verdict != Verdict::Unrealized;
+    // Stalled because a thread owned a lock the thread of an earlier step was blocked on (it could
+    // not be held, and went on to its step out of order): once, after every other binding, the
+    // first such binding again with that thread held at the call that took the lock
+    // (docs/forcing.md, "Held before its lock").
+    if (!realized && lock_retry == SIZE_MAX) {
+      if (auto retry = lock_call_retry(attempts[a], attempt_runs, *attempt_names[a], request.name_step)) {
+        lock_retry = attempts.size();
+        added_names.push_back(std::move(retry->names));
+        attempts.push_back(retry->directive);
+        attempt_names.push_back(&added_names.back());
+        attempt_notes.push_back(retry->note);
+      }
+    }
     if (a == 0 || realized) {
       c = std::move(attempt);
       runs = std::move(attempt_runs);
@@ -663,6 +716,18 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
       }
     }
     if (c.verdict == Verdict::Confirmed || c.verdict == Verdict::Refuted) apply_counterfactual(c, control);
+    // Held at its lock call, the thread's whole critical section comes after the earlier step:
+    // only its opposite order can show that this, and not what decided whether the thread calls
+    // the lock at all (a check before it), makes the run fail (docs/forcing.md, "Held before its
+    // lock"). Runs without the pattern are no evidence here: they are the runs where the thread
+    // never got to its lock call.
+    if (chosen == lock_retry && c.verdict == Verdict::Confirmed && control.outcome == CounterfactualOutcome::Unrealized) {
+      c.verdict = Verdict::Inconclusive;
+      c.reason = "held at its lock call the order fails, but its opposite order could not be made to happen (" +
+                 std::to_string(control.completed) + "/" + std::to_string(control.forced_runs) +
+                 " completed), so nothing shows that this order, rather than what led the thread to its lock call, "
+                 "decides the failure";
+    }
     if (c.verdict == Verdict::Confirmed) {
       c.halves = force_half_controls(target, batch, attempts[chosen], *attempt_names[chosen], chosen_original, request, c,
                                      context, target_name);

@@ -83,6 +83,9 @@ struct ConfirmRequest {
   // Other bindings of the same pattern (reference_binding.h), tried in order, each over the same
   // seeds, while the order completed in fewer than kMinCompletedRuns runs.
   std::vector<ForceDirective> fallbacks;
+  // Names a step the confirmation adds itself (a lock call, "Held before its lock"), like
+  // step_names; empty: the step's site in hex.
+  std::function<std::string(const ForceStep&)> name_step;
   // Tried when none of the bindings above confirmed the pattern: the pattern forced in the failing
   // run's context (in_context.h, docs/forcing.md "In the failing run's context"): `directive` is
   // the first binding with ForceDirective::context set, `log` the reference run's decisions,

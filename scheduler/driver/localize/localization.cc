@@ -244,6 +244,7 @@ class Confirmer {
     request.adopt_first_failure = !original_.has_value();
     request.baseline_rate = baseline_;
     request.test = report_.header.test;
+    request.name_step = [this](const ForceStep& step) { return step_name(step); };
     if (!settings_.save_dir.empty()) request.save_dir = settings_.save_dir;
     s.confirmation = confirm(target_, request, context_, target_name_);
   }

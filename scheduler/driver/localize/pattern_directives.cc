@@ -117,4 +117,24 @@ std::optional<ForceDirective> second_pair_from_first_thread(const ForceDirective
   return other;
 }
 
+std::optional<ForceDirective> held_before_lock(const ForceDirective& directive, std::uint32_t step,
+                                               std::uint64_t lock_site) {
+  if (static_cast<ForceKind>(directive.kind) != ForceKind::Order || step == 0 || step >= directive.count ||
+      directive.count >= kMaxForceSteps || lock_site == 0) {
+    return std::nullopt;
+  }
+  std::array<bool, kMaxForceSteps> used{};
+  for (std::uint32_t i = 0; i < directive.count; ++i) {
+    if (directive.steps[i].location < kMaxForceSteps) used[directive.steps[i].location] = true;
+  }
+  const auto free_location = std::find(used.begin(), used.end(), false);
+  ForceStep lock = force_sync_step(lock_site, static_cast<std::uint8_t>(SyncOp::Lock), directive.steps[step].role);
+  lock.location = static_cast<std::uint16_t>(free_location - used.begin());  // count < kMaxForceSteps: one is free
+  ForceDirective d = directive;
+  for (std::uint32_t i = directive.count; i > step; --i) d.steps[i] = directive.steps[i - 1];
+  d.steps[step] = lock;
+  ++d.count;
+  return d;
+}
+
 }  // namespace ctrlsched::driver

@@ -32,4 +32,13 @@ std::optional<ForceDirective> locon_directive(const localize::locon::Finding& fi
 // the other (docs/localization.md, "Synchronization orders"). nullopt for any other directive.
 std::optional<ForceDirective> second_pair_from_first_thread(const ForceDirective& directive);
 
+// `directive` with a lock step inserted before step `step`: the call at `lock_site` that took a
+// lock, by that step's role, on a location of its own (docs/forcing.md, "Held before its lock").
+// A forced run had to let that step's thread through because it owned a lock the thread of an
+// earlier step was blocked on (ForceOutcome::starved_lock_site); held at the call instead, before
+// it takes the lock, it no longer starves anyone. nullopt if it is not an Order, the step is
+// step 0 or out of range, the site is unknown, or the directive has no room for one more step.
+std::optional<ForceDirective> held_before_lock(const ForceDirective& directive, std::uint32_t step,
+                                               std::uint64_t lock_site);
+
 }  // namespace ctrlsched::driver

@@ -92,6 +92,13 @@ struct ForceOutcome {
   std::uint32_t context_lost;      // 1 when the log ended or stopped fitting before the cut
   std::uint64_t context_step;      // the scheduling step of the cut, or of the loss
   char context_lost_what[96];      // the loss: what the log recorded and what the run offered
+  // The first thread not held because it owned a lock another thread was blocked on
+  // (starvation_skips), while it was about to perform a later step: that step's index, and the
+  // site of the call that took the lock (0: none, or the call is unknown). Holding the thread at
+  // that call instead, before it takes the lock, keeps the order (docs/forcing.md, "Held before
+  // its lock").
+  std::uint32_t starved_step;
+  std::uint64_t starved_lock_site;
 };
 
 }  // namespace ctrlsched

@@ -53,6 +53,9 @@ struct Candidate {
   // It owns a mutex (or an rwlock for writing) that another thread is blocked on: the forcing
   // strategy never holds such a thread (holding it would starve the waiter, docs/forcing.md).
   bool owns_awaited_lock = false;
+  // The site of the call that took that lock (trace_format.h encoding), 0 when unknown: a forced
+  // order that had to let the owner through can be retried holding it at that call instead.
+  std::uint64_t owned_lock_site = 0;
   friend bool operator==(const Candidate&, const Candidate&) = default;
 };
 
