@@ -40,16 +40,6 @@ Json deterministic_summary(const Json& report) {
   return {{"summary", s}, {"outcomes", report["outcomes"]}, {"groups", groups}};
 }
 
-Json without_elapsed(Json report) {
-  report["summary"].erase("elapsed_s");
-  return report;
-}
-
-std::string without_header(const std::string& out) {
-  const std::size_t newline = out.find('\n');
-  return newline == std::string::npos ? "" : out.substr(newline + 1);
-}
-
 void check_deterministic(const std::string& kind) {
   for (const ExpectedExample& e : expected_examples()) {
     for (const std::string strategy : {"pct", "random"}) {

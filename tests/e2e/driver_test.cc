@@ -28,19 +28,6 @@ std::vector<std::string> keys_of(const Ordered& object) {
 
 bool null_or(const Ordered& v, bool (Ordered::*is)() const) { return v.is_null() || (v.*is)(); }
 
-// Processes whose executable is `path` (a private copy, so no other test's processes match).
-std::vector<pid_t> processes_running(const fs::path& path) {
-  std::vector<pid_t> pids;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink(entry.path() / "exe", ec);
-    if (!ec && exe == path) pids.push_back(static_cast<pid_t>(std::stol(name)));
-  }
-  return pids;
-}
-
 }  // namespace
 
 TEST_CASE("the JSON report has the documented keys, order and types", "[driver]") {

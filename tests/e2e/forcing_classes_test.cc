@@ -31,8 +31,6 @@
 
 #include <algorithm>
 
-#include <fstream>
-
 #include "ctrlsched/access_pairs.h"
 #include "ctrlsched/forcing.h"
 #include "e2e.h"
@@ -45,14 +43,8 @@ namespace drv = ctrlsched::driver;
 namespace {
 
 // The line of the first line of `file` (tests/e2e/programs) whose code starts with `code`.
-int line_of(const std::string& file, const std::string& code) {
-  std::ifstream in(programs_source_dir() / file);
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    const auto first = line.find_first_not_of(' ');
-    if (first != std::string::npos && line.compare(first, code.size(), code) == 0) return n;
-  }
-  return -1;
+int program_line(const std::string& file, const std::string& code) {
+  return line_starting_with(programs_source_dir() / file, code);
 }
 
 // "force_x.c:27 fn" at `line`.
@@ -119,8 +111,8 @@ void check_true_pattern(const Localized& r, const std::string& kind, const std::
 TEST_CASE("forcing classes: main running the pattern's code first does not take the worker's role",
           "[forcing-classes]") {
   const std::string file = "force_init_by_main.c";
-  const int read = line_of(file, "long before = acct->balance;");
-  const int write = line_of(file, "acct->balance = after;");
+  const int read = program_line(file, "long before = acct->balance;");
+  const int write = program_line(file, "acct->balance = after;");
   TempDir dir;
   const Localized r = localize(dir, "force_init_by_main", "200");
   check_true_pattern(r, "R1-W2-W1", file, {read, write, write});
@@ -131,8 +123,8 @@ TEST_CASE("forcing classes: main running the pattern's code first does not take 
 
 TEST_CASE("forcing classes: a pattern in a loop is forced at the failing iteration", "[forcing-classes]") {
   const std::string file = "force_loop_seats.c";
-  const int check = line_of(file, "if (flight.seats_left > 0) {");
-  const int take = line_of(file, "flight.seats_left--;");
+  const int check = program_line(file, "if (flight.seats_left > 0) {");
+  const int take = program_line(file, "flight.seats_left--;");
   TempDir dir;
   // Falcon ranks the check-then-act below the decrements' own patterns (the early iterations'
   // checks are followed by the other agent's decrement in passing runs too, while a seat is
@@ -147,8 +139,8 @@ TEST_CASE("forcing classes: a pattern in a loop is forced at the failing iterati
 
 TEST_CASE("forcing classes: a partner created after the first step, among three workers", "[forcing-classes]") {
   const std::string file = "force_late_partner.c";
-  const int read = line_of(file, "long total = ledger.total;");
-  const int write = line_of(file, "ledger.total = total + fee;");
+  const int read = program_line(file, "long total = ledger.total;");
+  const int write = program_line(file, "ledger.total = total + fee;");
   TempDir dir;
   const Localized r = localize(dir, "force_late_partner", "200", {"--strategy", "random"});
   check_true_pattern(r, "R1-W2-W1", file, {read, write, write});
@@ -156,8 +148,8 @@ TEST_CASE("forcing classes: a partner created after the first step, among three 
 
 TEST_CASE("forcing classes: a step inside a lock region the partner needs", "[forcing-classes]") {
   const std::string file = "force_lock_region.c";
-  const int read = line_of(file, "int stock = inv.stock;");
-  const int write = line_of(file, "inv.stock = stock - n;");
+  const int read = program_line(file, "int stock = inv.stock;");
+  const int write = program_line(file, "inv.stock = stock - n;");
   TempDir dir;
   const Localized r = localize(dir, "force_lock_region", "200", {"--strategy", "random"});
   check_true_pattern(r, "R1-W2-W1", file, {read, write, write});
@@ -166,9 +158,9 @@ TEST_CASE("forcing classes: a step inside a lock region the partner needs", "[fo
 TEST_CASE("forcing classes: a write inside the lock its reader needs is held at the lock call",
           "[forcing-classes]") {
   const std::string file = "force_writer_in_lock.c";
-  const int read = line_of(file, "int interval = settings.interval_ms;");
-  const int write = line_of(file, "settings.interval_ms = parsed.interval_ms;");
-  const int lock = line_of(file, "pthread_mutex_lock(&settings_lock);");  // the loader's, first in the file
+  const int read = program_line(file, "int interval = settings.interval_ms;");
+  const int write = program_line(file, "settings.interval_ms = parsed.interval_ms;");
+  const int lock = program_line(file, "pthread_mutex_lock(&settings_lock);");  // the loader's, first in the file
   TempDir dir;
   const Localized r = localize(dir, "force_writer_in_lock", "200");
   check_true_pattern(r, "R1-W2", file, {read, write});
@@ -190,8 +182,8 @@ TEST_CASE("forcing classes: a write inside the lock its reader needs is held at 
 TEST_CASE("forcing classes: a pair that needs the partner's earlier check is forced in context",
           "[forcing-classes]") {
   const std::string file = "force_check_first.c";
-  const int append = line_of(file, "int slot = table.count;");
-  const int count = line_of(file, "table.count++;");
+  const int append = program_line(file, "int slot = table.count;");
+  const int count = program_line(file, "table.count++;");
   TempDir dir;
   // W1 (count++) → R2 (append) ties with the main's read and the store order below the
   // check-then-act triples: force the top 5.
@@ -228,8 +220,8 @@ TEST_CASE("forcing classes: a pair that needs the partner's earlier check is for
 TEST_CASE("forcing classes: a signal inside the lock its waiter needs is confirmed from the lock's call",
           "[forcing-classes]") {
   const std::string file = "force_signal_in_lock.c";
-  const int signal = line_of(file, "pthread_cond_signal(&cache_ready);");
-  const int wait = line_of(file, "pthread_cond_wait(&cache_ready, &cache_lock);");
+  const int signal = program_line(file, "pthread_cond_signal(&cache_ready);");
+  const int wait = program_line(file, "pthread_cond_wait(&cache_ready, &cache_lock);");
   const int wait_lock = wait - 1;  // main's pthread_mutex_lock(&cache_lock), just above its wait
   TempDir dir;
   const Localized r = localize(dir, "force_signal_in_lock", "200");
@@ -262,10 +254,10 @@ TEST_CASE("forcing classes: a signal inside the lock its waiter needs is confirm
 
 TEST_CASE("forcing classes: a lost wakeup's check before the flag is not refuted", "[forcing-classes]") {
   const std::string file = "force_flag_wakeup.c";
-  const int check = line_of(file, "while (!finished)");
-  const int raise = line_of(file, "finished = 1;");
-  const int signal = line_of(file, "pthread_cond_signal(&done_cv);");
-  const int wait = line_of(file, "pthread_cond_wait(&done_cv, &lock);");
+  const int check = program_line(file, "while (!finished)");
+  const int raise = program_line(file, "finished = 1;");
+  const int signal = program_line(file, "pthread_cond_signal(&done_cv);");
+  const int wait = program_line(file, "pthread_cond_wait(&done_cv, &lock);");
   TempDir dir;
   const Localized r = localize(dir, "force_flag_wakeup", "400");
   // The signal before the wait is the order that loses the wakeup: confirmed.
@@ -290,8 +282,8 @@ TEST_CASE("forcing classes: a lost wakeup's check before the flag is not refuted
 TEST_CASE("forcing classes: a half of a two-variable bug is confirmed in the failing run's context",
           "[forcing-classes]") {
   const std::string file = "force_pair_half.c";
-  const int store_capacity = line_of(file, "atomic_store(&capacity, 8);");
-  const int load_capacity = line_of(file, "const int cap = atomic_load(&capacity);");
+  const int store_capacity = program_line(file, "atomic_store(&capacity, 8);");
+  const int load_capacity = program_line(file, "const int cap = atomic_load(&capacity);");
   TempDir dir;
   const Localized r = localize(dir, "force_pair_half", "200", {"--top", "5"});
   INFO(r.run.process.out);
@@ -315,8 +307,8 @@ TEST_CASE("forcing classes: a half of a two-variable bug is confirmed in the fai
 TEST_CASE("forcing classes: a half that every failing run ends before its write is not refuted",
           "[forcing-classes]") {
   const std::string file = "force_cut_short_half.c";
-  const int read_height = line_of(file, "int height = max_height;");
-  const int store_height = line_of(file, "max_height = 32;");
+  const int read_height = program_line(file, "int height = max_height;");
+  const int store_height = program_line(file, "max_height = 32;");
   TempDir dir;
   const Localized r = localize(dir, "force_cut_short_half", "400");
   INFO(r.run.process.out);
@@ -377,10 +369,10 @@ TEST_CASE("forcing classes: a pair of a two-variable cause is confirmed as a par
   // finding: coupled with Falcon's confirmed weight flow (the add before the weight read), in the
   // threads' program order, it is confirmed as a part too.
   const std::string file = "force_coupled_pair.c";
-  const int read_count = line_of(file, "long count = parcels;");
-  const int add_count = line_of(file, "parcels++;");
-  const int add_weight = line_of(file, "weight_kg += PARCEL_KG;");
-  const int read_weight = line_of(file, "long weight = weight_kg;");
+  const int read_count = program_line(file, "long count = parcels;");
+  const int add_count = program_line(file, "parcels++;");
+  const int add_weight = program_line(file, "weight_kg += PARCEL_KG;");
+  const int read_weight = program_line(file, "long weight = weight_kg;");
   const Json& stale_count = forced_pattern(r, "R1-W2", file, {read_count, add_count}).at("confirmation");
   INFO(stale_count.dump());
   CHECK(stale_count.at("verdict") == "confirmed");
@@ -396,8 +388,8 @@ TEST_CASE("forcing classes: a pair of a two-variable cause is confirmed as a par
 TEST_CASE("forcing classes: a lock order at a loop's third call is bound to it and confirmed in context",
           "[forcing-classes]") {
   const std::string file = "force_lock_evict.c";
-  const int open_lock = line_of(file, "static void open_session(int id) {") + 1;
-  const int size_lock = line_of(file, "static int table_size(void) {") + 1;
+  const int open_lock = program_line(file, "static void open_session(int id) {") + 1;
+  const int size_lock = program_line(file, "static int table_size(void) {") + 1;
   TempDir dir;
   const Localized r = localize(dir, "force_lock_evict", "200", {"--top", "5", "--strategy", "portfolio"});
   INFO(r.run.process.out);
@@ -422,9 +414,9 @@ TEST_CASE("forcing classes: a lock order at a loop's third call is bound to it a
 
 TEST_CASE("forcing classes: a symptom is ranked after the causes and never confirmed", "[forcing-classes]") {
   const std::string file = "force_symptom.c";
-  const int increment = line_of(file, "for (int i = 0; i < ITEMS; i++) processed++;");
-  const int error_store = line_of(file, "if (processed != ITEMS * WORKERS) error_code = ERR_LOST;");
-  const int check = line_of(file, "assert(error_code == 0");
+  const int increment = program_line(file, "for (int i = 0; i < ITEMS; i++) processed++;");
+  const int error_store = program_line(file, "if (processed != ITEMS * WORKERS) error_code = ERR_LOST;");
+  const int check = program_line(file, "assert(error_code == 0");
   TempDir dir;
   const Localized r = localize(dir, "force_symptom", "200", {"--top", "5"});
   check_true_pattern(r, "R1-W2-W1", file, {increment, increment, increment});
@@ -453,8 +445,8 @@ TEST_CASE("forcing classes: an order that cannot happen is unrealized, with the 
   // The assertion's read of the balance, then a teller's store: main reads only after joining
   // every teller, so no store can follow.
   const std::string file = "force_init_by_main.c";
-  const int store = line_of(file, "acct->balance = after;");
-  const int assertion = line_of(file, "assert(book.balance == expected");
+  const int store = program_line(file, "acct->balance = after;");
+  const int assertion = program_line(file, "assert(book.balance == expected");
   const std::string name = binary("program_inst", "force_init_by_main");
   drv::LaunchTarget target;
   target.path = name;

@@ -7,7 +7,6 @@
 // the real shim through the WorkerPool, as `ctrlsched` does.
 #include <catch2/catch.hpp>
 
-#include <fstream>
 #include <set>
 
 #include "localize/confirm.h"
@@ -27,16 +26,6 @@ using ctrlsched::order_directive;
 namespace {
 
 constexpr std::uint64_t kBaselineSeeds = 100;
-
-// The first line of code (not of the header comment) starting with `code`, after indentation.
-int line_of(const fs::path& source, const std::string& code) {
-  std::ifstream in(source);
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n)
-    if (line.find_first_not_of(' ') != std::string::npos && line.substr(line.find_first_not_of(' ')).starts_with(code))
-      return n;
-  return -1;
-}
 
 struct Harness {
   std::string name;
@@ -177,8 +166,8 @@ TEST_CASE("forcing the order violation's read-before-publish reproduces it; the 
           "[forcing]") {
   Harness h("order_violation");
   const fs::path source = examples_source_dir() / "order_violation.c";
-  const int use_line = line_of(source, "return (void *)(intptr_t)g_config->port;");
-  const int publish_line = line_of(source, "g_config = &config;");
+  const int use_line = line_starting_with(source, "return (void *)(intptr_t)g_config->port;");
+  const int publish_line = line_starting_with(source, "g_config = &config;");
   REQUIRE(use_line > 0);
   REQUIRE(publish_line > 0);
 
@@ -239,7 +228,7 @@ TEST_CASE("forcing the lost update's read-write-write triple reproduces it",
           "[forcing]") {
   Harness h("lost_update");
   const fs::path source = examples_source_dir() / "lost_update.c";
-  const int increment_line = line_of(source, "counter++;");
+  const int increment_line = line_starting_with(source, "counter++;");
   REQUIRE(increment_line > 0);
   const Baseline b = baseline_of(h);
   REQUIRE(b.has_failure);

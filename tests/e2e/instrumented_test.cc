@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <csignal>
-#include <fstream>
 #include <regex>
 
 #include "e2e.h"
@@ -25,22 +24,13 @@ struct AccessBug {
   int line;              // its line
 };
 
-// The line of the first source line containing `marker`.
-int line_of(const fs::path& source, const std::string& marker) {
-  std::ifstream in(source);
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n)
-    if (contains(line, marker)) return n;
-  return -1;
-}
-
 std::vector<AccessBug> access_bugs() {
   std::vector<AccessBug> bugs;
   const fs::path lost_update = examples_source_dir() / "lost_update.c";
   const fs::path plain = programs_source_dir() / "plain_check_then_act.c";
   const auto lu_site = header_failure_site(lost_update);
   const int lu_line = lu_site ? lu_site->second : -1;
-  const int plain_line = line_of(plain, "slot claimed twice");
+  const int plain_line = line_containing(plain, "slot claimed twice");
   // Every example expected.txt marks as access-only, with the build the examples provide (gcc).
   for (const ExpectedExample& e : expected_examples()) {
     if (!e.buggy() || e.points != "access") continue;

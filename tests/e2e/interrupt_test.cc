@@ -20,18 +20,6 @@ namespace {
 
 constexpr int kFinishing = 6;  // finish_then_spin: the first 6 runs end, later ones spin
 
-std::vector<pid_t> processes_running(const fs::path& path) {
-  std::vector<pid_t> pids;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink(entry.path() / "exe", ec);
-    if (!ec && exe == path) pids.push_back(static_cast<pid_t>(std::stol(name)));
-  }
-  return pids;
-}
-
 // The parent process id of `pid` (0 if unknown): field 4 of /proc/PID/stat, after the ")".
 pid_t parent_of(const std::string& pid) {
   std::ifstream in("/proc/" + pid + "/stat");

@@ -19,26 +19,6 @@ namespace {
 
 constexpr const char* kSeeds = "300";
 
-const eval::Truth& truth() {
-  static const eval::Truth parsed = [] {
-    std::ifstream in(source_dir() / "examples" / "root_causes.txt");
-    return eval::Truth::parse(in);
-  }();
-  return parsed;
-}
-
-std::vector<eval::ReportedSide> falcon_sides(const Json& pattern) {
-  std::vector<eval::ReportedSide> sides;
-  for (const Json& a : pattern.at("accesses"))
-    sides.push_back(eval::falcon_side(a.at("access").get<std::string>(), a.at("role").get<int>(),
-                                      a.at("site").get<std::string>()));
-  return sides;
-}
-
-bool falcon_true(const std::string& example, const Json& pattern) {
-  return truth().is_true(example, falcon_sides(pattern), pattern.at("location").get<std::string>());
-}
-
 bool locon_pair_true(const std::string& example, const Json& pair) {
   const std::vector<eval::ReportedSide> sides = {
       eval::locon_side(pair.at("head").at("kind").get<std::string>(), 1, pair.at("head").at("site").get<std::string>()),

@@ -5,7 +5,6 @@
 // a SIGSEGV in a worker (signal naming the thread).
 #include <catch2/catch.hpp>
 
-#include <fstream>
 #include <regex>
 #include <set>
 
@@ -14,14 +13,6 @@
 using namespace e2e;
 
 namespace {
-
-int line_of(const fs::path& source, const std::string& marker) {
-  std::ifstream in(source);
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n)
-    if (contains(line, marker)) return n;
-  return -1;
-}
 
 // Runs `name` for `seeds` seeds under each strategy and returns the reports (exit code 0 or 1).
 std::vector<SeedsRun> run_both(const TempDir& dir, const std::string& name, std::uint64_t seeds,
@@ -129,7 +120,7 @@ TEST_CASE("exit(3) from a worker thread is an exit outcome with status 3", "[out
 
 TEST_CASE("a SIGSEGV in a worker is a signal outcome naming the thread and the line", "[outcomes]") {
   TempDir dir;
-  const int line = line_of(programs_source_dir() / "segv_in_worker.c", "SEGV_LINE");
+  const int line = line_containing(programs_source_dir() / "segv_in_worker.c", "SEGV_LINE");
   REQUIRE(line > 0);
   for (const SeedsRun& r : run_both(dir, "segv_in_worker", 10)) {
     check_all_fail(r, "signal", 10);
@@ -159,7 +150,7 @@ TEST_CASE("a SIGSEGV in a worker is a signal outcome naming the thread and the l
 
 TEST_CASE("an assertion inside an inlined helper: its first frame names the helper at its line", "[outcomes]") {
   TempDir dir;
-  const int line = line_of(programs_source_dir() / "inlined_crash.c", "INLINED_LINE");
+  const int line = line_containing(programs_source_dir() / "inlined_crash.c", "INLINED_LINE");
   REQUIRE(line > 0);
   for (const SeedsRun& r : run_both(dir, "inlined_crash", 10)) {
     check_all_fail(r, "assertion", 10);
@@ -205,8 +196,8 @@ TEST_CASE("abort() in a worker is a SIGABRT located at the program's abort() cal
           "[outcomes]") {
   TempDir dir;
   const fs::path source = programs_source_dir() / "abort_sites.c";
-  const int left = line_of(source, "LEFT_ABORT");
-  const int right = line_of(source, "RIGHT_ABORT");
+  const int left = line_containing(source, "LEFT_ABORT");
+  const int right = line_containing(source, "RIGHT_ABORT");
   REQUIRE(left > 0);
   REQUIRE(right > 0);
   const SeedsRun r = run_seeds(dir, program("abort_sites"), {"--seeds", "60", "-j2", "--strategy", "random"});

@@ -11,11 +11,6 @@ using namespace e2e;
 
 namespace {
 
-Json without_elapsed(Json report) {
-  report["summary"].erase("elapsed_s");
-  return report;
-}
-
 void check_replays(const TempDir& dir, const std::string& target, const SeedsRun& r) {
   int replayed = 0;
   for (const Json& run : r.runs()) {

@@ -17,16 +17,6 @@ const std::vector<std::string> kShardVariables = {"CTRLSCHED_SHARD",       "JOB_
                                                   "CTRLSCHED_SHARD_COUNT", "SLURM_ARRAY_TASK_ID",
                                                   "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN"};
 
-Json without_elapsed(Json report) {
-  report["summary"].erase("elapsed_s");
-  return report;
-}
-
-std::string without_header(const std::string& out) {
-  const std::size_t newline = out.find('\n');
-  return newline == std::string::npos ? "" : out.substr(newline + 1);
-}
-
 Json read_json(const fs::path& path) {
   std::ifstream in(path);
   if (!in) return Json();

@@ -56,7 +56,8 @@ class Database {
   bool ok_ = false;
 };
 
-Process ctrlsched(const TempDir& dir, std::vector<std::string> words, double timeout = 120) {
+// `ctrlsched <words...>`, run in `dir`.
+Process run_ctrlsched_in(const TempDir& dir, std::vector<std::string> words, double timeout = 120) {
   Command c;
   c.cwd = dir.path();
   c.argv = {ctrlsched_path()};
@@ -70,25 +71,13 @@ Json read_json(const fs::path& path) {
   return Json::parse(in);
 }
 
-std::vector<pid_t> processes_running(const fs::path& path) {
-  std::vector<pid_t> pids;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink(entry.path() / "exe", ec);
-    if (!ec && exe == path) pids.push_back(static_cast<pid_t>(std::stol(name)));
-  }
-  return pids;
-}
-
 }  // namespace
 
 TEST_CASE("--store keeps every run across invocations; report --store renders the seeds run's report", "[store]") {
   TempDir dir;
   const fs::path store = dir / "runs.db";
-  const Process first = ctrlsched(dir, {"--seeds", "30", "--no-save", "--store", store.string(), "--json",
-                                        (dir / "a.json").string(), example("check_then_act")});
+  const Process first = run_ctrlsched_in(dir, {"--seeds", "30", "--no-save", "--store", store.string(), "--json",
+                                               (dir / "a.json").string(), example("check_then_act")});
   INFO(first.describe());
   REQUIRE(first.exit_code == 1);
   {
@@ -104,7 +93,8 @@ TEST_CASE("--store keeps every run across invocations; report --store renders th
     CHECK(db.value("SELECT build_id FROM generations").size() == 40);  // the examples carry a GNU build id
   }
   // The same report from the store alone, nothing run.
-  const Process report = ctrlsched(dir, {"report", "--store", store.string(), "--json", (dir / "r.json").string()});
+  const Process report =
+      run_ctrlsched_in(dir, {"report", "--store", store.string(), "--json", (dir / "r.json").string()});
   INFO(report.describe());
   CHECK(report.exit_code == 1);
   Json a = read_json(dir / "a.json");
@@ -118,11 +108,12 @@ TEST_CASE("--store keeps every run across invocations; report --store renders th
   CHECK(contains(report.out, text_line.substr(0, text_line.find('\n'))));
 
   // A second invocation adds its runs to the same generation.
-  const Process second = ctrlsched(dir, {"--seeds", "20", "--seed-start", "30", "--no-save", "--store", store.string(),
-                                         example("check_then_act")});
+  const Process second = run_ctrlsched_in(dir, {"--seeds", "20", "--seed-start", "30", "--no-save", "--store",
+                                                store.string(), example("check_then_act")});
   INFO(second.describe());
   CHECK(second.err.find("new build") == std::string::npos);
-  const Process both = ctrlsched(dir, {"report", "--store", store.string(), "--json", (dir / "both.json").string()});
+  const Process both =
+      run_ctrlsched_in(dir, {"report", "--store", store.string(), "--json", (dir / "both.json").string()});
   const Json merged = read_json(dir / "both.json");
   CHECK(merged.at("summary").at("seeds") == 50);
   REQUIRE(merged.at("runs").size() == 50);
@@ -135,27 +126,29 @@ TEST_CASE("--store keeps every run across invocations; report --store renders th
 TEST_CASE("merge --into puts the shards' stores together: report --store gives the single run's runs", "[store]") {
   TempDir dir;
   const std::string binary = example("check_then_act");
-  const Process single = ctrlsched(dir, {"--seeds", "24", "--no-save", "--json", (dir / "single.json").string(), binary});
+  const Process single =
+      run_ctrlsched_in(dir, {"--seeds", "24", "--no-save", "--json", (dir / "single.json").string(), binary});
   INFO(single.describe());
   REQUIRE(single.exit_code == 1);
   for (const std::string shard : {"1", "2"}) {
-    const Process part = ctrlsched(dir, {"--seeds", "24", "--shard", shard + "/2", "--no-save", "--store",
-                                         (dir / ("shard-" + shard + ".db")).string(), binary});
+    const Process part = run_ctrlsched_in(dir, {"--seeds", "24", "--shard", shard + "/2", "--no-save", "--store",
+                                                (dir / ("shard-" + shard + ".db")).string(), binary});
     INFO(part.describe());
     REQUIRE((part.exit_code == 0 || part.exit_code == 1));
   }
   const fs::path all = dir / "all.db";
   const std::string shard1 = (dir / "shard-1.db").string(), shard2 = (dir / "shard-2.db").string();
-  const Process merge = ctrlsched(dir, {"merge", "--into", all.string(), shard1, shard2});
+  const Process merge = run_ctrlsched_in(dir, {"merge", "--into", all.string(), shard1, shard2});
   INFO(merge.describe());
   REQUIRE(merge.exit_code == 0);
   // The shards' headers are the same invocation (--shard is not part of it): one in the target.
   CHECK(merge.out == shard1 + ": added 12 runs, 1 invocations, 1 builds\n" + shard2 + ": added 12 runs, 0 invocations, 0 builds\n");
   // Copying a store again adds nothing.
-  const Process again = ctrlsched(dir, {"merge", "--into", all.string(), shard2});
+  const Process again = run_ctrlsched_in(dir, {"merge", "--into", all.string(), shard2});
   CHECK(again.out == shard2 + ": added 0 runs, 0 invocations, 0 builds\n");
 
-  const Process report = ctrlsched(dir, {"report", "--store", all.string(), "--json", (dir / "r.json").string()});
+  const Process report =
+      run_ctrlsched_in(dir, {"report", "--store", all.string(), "--json", (dir / "r.json").string()});
   INFO(report.describe());
   CHECK(report.exit_code == 1);
   const Json expected = read_json(dir / "single.json");
@@ -164,11 +157,11 @@ TEST_CASE("merge --into puts the shards' stores together: report --store gives t
   CHECK(merged.at("groups") == expected.at("groups"));
   CHECK(merged.at("summary").at("seeds") == 24);
 
-  const Process missing = ctrlsched(dir, {"merge", "--into", all.string(), (dir / "nope.db").string()});
+  const Process missing = run_ctrlsched_in(dir, {"merge", "--into", all.string(), (dir / "nope.db").string()});
   CHECK(missing.exit_code == 7);
   CHECK(missing.err == "ctrlsched: merge: cannot read the run store " + (dir / "nope.db").string() + "\n");
   std::ofstream(dir / "text.db") << "not a database\n";
-  const Process bad = ctrlsched(dir, {"merge", "--into", all.string(), (dir / "text.db").string()});
+  const Process bad = run_ctrlsched_in(dir, {"merge", "--into", all.string(), (dir / "text.db").string()});
   CHECK(bad.exit_code == 7);
   CHECK(bad.err.starts_with("ctrlsched: merge: " + (dir / "text.db").string() + " is not a ctrlsched run store"));
   CHECK(Database(all).count("SELECT count(*) FROM runs") == 24);
@@ -179,12 +172,14 @@ TEST_CASE("a changed binary starts a new generation and says so in one line", "[
   const fs::path store = dir / "runs.db";
   const fs::path test = dir / "the_test";
   fs::copy_file(example("correct_locks"), test);
-  const Process old_build = ctrlsched(dir, {"--seeds", "10", "--no-save", "--store", store.string(), test.string()});
+  const Process old_build =
+      run_ctrlsched_in(dir, {"--seeds", "10", "--no-save", "--store", store.string(), test.string()});
   INFO(old_build.describe());
   CHECK(old_build.exit_code == 0);
   CHECK(old_build.err.find("new build") == std::string::npos);
   fs::copy_file(example("check_then_act"), test, fs::copy_options::overwrite_existing);  // "rebuilt"
-  const Process new_build = ctrlsched(dir, {"--seeds", "10", "--no-save", "--store", store.string(), test.string()});
+  const Process new_build =
+      run_ctrlsched_in(dir, {"--seeds", "10", "--no-save", "--store", store.string(), test.string()});
   INFO(new_build.describe());
   CHECK(new_build.exit_code <= 1);
   std::size_t lines = 0;
@@ -195,8 +190,8 @@ TEST_CASE("a changed binary starts a new generation and says so in one line", "[
   CHECK(db.count("SELECT count(*) FROM generations") == 2);
   CHECK(db.count("SELECT count(*) FROM runs") == 20);
   // The report is the new build's ten runs only.
-  const Process report = ctrlsched(dir, {"report", "--store", store.string(), "--json", (dir / "r.json").string(),
-                                         test.string()});
+  const Process report = run_ctrlsched_in(dir, {"report", "--store", store.string(), "--json",
+                                                (dir / "r.json").string(), test.string()});
   INFO(report.describe());
   CHECK(read_json(dir / "r.json").at("summary").at("seeds") == 10);
 }
@@ -205,12 +200,12 @@ TEST_CASE("localize --store re-ranks the stored runs as --localize ranked them, 
   TempDir dir;
   const fs::path store = dir / "runs.db";
   const std::string target = binary("example_inst", "lost_update");
-  const Process seeds = ctrlsched(dir, {"--seeds", "60", "--localize", "--no-confirm", "--no-save", "--store",
-                                        store.string(), "--json", (dir / "a.json").string(), target});
+  const Process seeds = run_ctrlsched_in(dir, {"--seeds", "60", "--localize", "--no-confirm", "--no-save", "--store",
+                                               store.string(), "--json", (dir / "a.json").string(), target});
   INFO(seeds.describe());
   REQUIRE(seeds.exit_code == 1);
-  const Process again = ctrlsched(dir, {"localize", "--store", store.string(), "--no-confirm", "--no-save", "--json",
-                                        (dir / "b.json").string(), target});
+  const Process again = run_ctrlsched_in(dir, {"localize", "--store", store.string(), "--no-confirm", "--no-save",
+                                               "--json", (dir / "b.json").string(), target});
   INFO(again.describe());
   CHECK(again.exit_code == 1);
   const Json a = read_json(dir / "a.json");
@@ -242,7 +237,7 @@ TEST_CASE("a --store file that is not a run store: one line, exit 7", "[store]")
     for (const std::vector<std::string>& words :
          {std::vector<std::string>{"--seeds", "5", "--no-save", "--store", bad.string(), example("correct_locks")},
           std::vector<std::string>{"report", "--store", bad.string()}}) {
-      const Process p = ctrlsched(dir, words);
+      const Process p = run_ctrlsched_in(dir, words);
       INFO(p.describe());
       CHECK(p.exit_code == 7);
       CHECK(p.out.empty());
@@ -325,8 +320,8 @@ TEST_CASE("kill -9 of ctrlsched mid-run: the store opens, keeps every committed 
     }
   }
   // A second invocation adds to it.
-  const Process more = ctrlsched(dir, {"--seeds", "25", "--seed-start", "20000", "--no-save", "--store", store.string(),
-                                       test.string()});
+  const Process more = run_ctrlsched_in(dir, {"--seeds", "25", "--seed-start", "20000", "--no-save", "--store",
+                                              store.string(), test.string()});
   INFO(more.describe());
   CHECK(more.exit_code == 0);
   Database db(store);

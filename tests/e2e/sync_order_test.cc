@@ -6,31 +6,11 @@
 // explained and forced as a whole. Fixed seeds, so every count is deterministic.
 #include <catch2/catch.hpp>
 
-#include <fstream>
-
 #include "e2e.h"
-#include "truth.h"
 
 using namespace e2e;
-namespace eval = ctrlsched::eval;
 
 namespace {
-
-const eval::Truth& truth() {
-  static const eval::Truth parsed = [] {
-    std::ifstream in(source_dir() / "examples" / "root_causes.txt");
-    return eval::Truth::parse(in);
-  }();
-  return parsed;
-}
-
-bool falcon_true(const std::string& example, const Json& pattern) {
-  std::vector<eval::ReportedSide> sides;
-  for (const Json& a : pattern.at("accesses"))
-    sides.push_back(eval::falcon_side(a.at("access").get<std::string>(), a.at("role").get<int>(),
-                                      a.at("site").get<std::string>()));
-  return truth().is_true(example, sides, pattern.at("location").get<std::string>());
-}
 
 const Json& localized(const SeedsRun& run) { return run.json.at("localization"); }
 

@@ -72,14 +72,6 @@ bool has_event(const loc::Trace& trace, EventKind kind, std::uint32_t thread, Wa
   return false;
 }
 
-int line_of(const fs::path& source, const std::string& marker) {
-  std::ifstream in(source);
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n)
-    if (contains(line, marker)) return n;
-  return -1;
-}
-
 // The happens-before relation must be a strict partial order consistent with the trace order.
 void check_consistent(const loc::HappensBefore& hb, std::size_t events) {
   for (std::size_t i = 0; i < events; ++i) {
@@ -292,8 +284,8 @@ TEST_CASE("happens-before from real traces: a condition-variable handoff orders 
 
 TEST_CASE("sync events in the dump name the line of their own call", "[trace]") {
   const fs::path source = programs_source_dir() / "hb_create_join.c";
-  const int create_line = line_of(source, "CREATE_LINE");
-  const int join_line = line_of(source, "JOIN_LINE");
+  const int create_line = line_containing(source, "CREATE_LINE");
+  const int join_line = line_containing(source, "JOIN_LINE");
   REQUIRE(create_line > 0);
   REQUIRE(join_line > 0);
   TempDir dir;

@@ -12,6 +12,7 @@
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;
+using ctrlsched::driver::testing::forced_result;
 
 namespace {
 
@@ -38,10 +39,6 @@ ForcedPattern pair(std::uint64_t first, ForceAccess first_access, std::uint64_t 
   p.directive = order_directive({force_step(first, first_access, 0), force_step(second, second_access, 1)});
   p.step_names = {"first", "second"};
   return p;
-}
-
-ConfirmationResult forced(std::uint64_t completed, std::uint64_t failed, double baseline) {
-  return testing::forced_result(completed, failed, baseline);
 }
 
 // `after_own_steps` of the failures came after the failing thread's own steps, the reversed order
@@ -90,7 +87,7 @@ TEST_CASE("coupled halves: each pair of a two-location order reversed alone", "[
 
 TEST_CASE("coupled halves: a pair is needed when its reversal fails significantly less", "[verdict]") {
   const std::vector<HalfReversal> r = half_reversals(straddle().directive);
-  const ConfirmationResult finding = forced(8, 8, 0.30);
+  const ConfirmationResult finding = forced_result(8, 8, 0.30);
   CHECK(reversed(r[1], 8, 0, finding).needed);
   CHECK_FALSE(reversed(r[1], 8, 0, finding).not_needed);
   CHECK_FALSE(reversed(r[1], 6, 0, finding).needed);  // too few completed: no control
@@ -112,7 +109,7 @@ TEST_CASE("coupled halves: a pair is needed when its reversal fails significantl
 TEST_CASE("coupled halves: a single pattern that is a needed pair is confirmed as that part", "[verdict]") {
   const ForcedPattern finding_pattern = straddle();
   const std::vector<HalfReversal> r = half_reversals(finding_pattern.directive);
-  ConfirmationResult finding = forced(8, 8, 0.30);
+  ConfirmationResult finding = forced_result(8, 8, 0.30);
   REQUIRE(finding.verdict == Verdict::Confirmed);
   finding.halves = {reversed(r[0], 12, 0, finding), reversed(r[1], 8, 0, finding)};
   finding.replay_command = "ctrlsched replay --schedule forced-3.sched ./latency_stats";
@@ -123,12 +120,12 @@ TEST_CASE("coupled halves: a single pattern that is a needed pair is confirmed a
   const ForcedPattern other_straddle = pair(kReadCount, ForceAccess::Read, kAddCount, ForceAccess::Write);
   ForcedPattern symptom = count_flow;
   symptom.symptom = true;
-  ConfirmationResult alone = forced(8, 1, 0.30);
+  ConfirmationResult alone = forced_result(8, 1, 0.30);
   REQUIRE(alone.verdict == Verdict::Inconclusive);
-  ConfirmationResult refuted = forced(12, 0, 0.30);
+  ConfirmationResult refuted = forced_result(12, 0, 0.30);
   REQUIRE(refuted.verdict == Verdict::Refuted);
-  ConfirmationResult other = forced(20, 8, 0.30);
-  ConfirmationResult symptom_result = forced(8, 1, 0.30);
+  ConfirmationResult other = forced_result(20, 8, 0.30);
+  ConfirmationResult symptom_result = forced_result(8, 1, 0.30);
   const std::vector<ForcedPattern> patterns = {count_flow, finding_pattern, count_flow, other_straddle, symptom};
   std::vector<ConfirmationResult*> results = {&alone, &finding, &refuted, &other, &symptom_result};
   confirm_coupled_parts(patterns, results);
@@ -154,9 +151,9 @@ TEST_CASE("coupled halves: a single pattern that is a needed pair is confirmed a
 TEST_CASE("coupled halves: a pair not shown to be needed confirms nothing", "[verdict]") {
   const ForcedPattern finding_pattern = straddle();
   const std::vector<HalfReversal> r = half_reversals(finding_pattern.directive);
-  ConfirmationResult finding = forced(8, 8, 0.30);
+  ConfirmationResult finding = forced_result(8, 8, 0.30);
   finding.halves = {reversed(r[1], 8, 7, finding)};  // reversed, the count's pair fails as often
-  ConfirmationResult alone = forced(8, 1, 0.30);
+  ConfirmationResult alone = forced_result(8, 1, 0.30);
   const std::vector<ForcedPattern> patterns = {pair(kAddCount, ForceAccess::Write, kReadCount, ForceAccess::Read),
                                                finding_pattern};
   std::vector<ConfirmationResult*> results = {&alone, &finding};

@@ -5,25 +5,20 @@
 
 #include <map>
 
+#include "driver_test_support.h"
 #include "report/html_report.h"
 #include "report/timeline.h"
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;
+using ctrlsched::driver::testing::TableSymbolizer;
 using Json = nlohmann::ordered_json;
 
 namespace {
 
-class TableSymbolizer final : public localize::Symbolizer {
- public:
-  localize::SymbolizedSite symbolize(const std::string&, std::uint64_t offset) override {
-    static const std::map<std::uint64_t, localize::SymbolizedSite> kTable = {
-        {0x100, {"main", "/src/t.c", 10}},   {0x200, {"worker", "/src/t.c", 20}},
-        {0x210, {"worker", "/src/t.c", 21}}, {0x300, {"other", "/src/t.c", 30}}};
-    const auto it = kTable.find(offset);
-    return it == kTable.end() ? localize::SymbolizedSite{} : it->second;
-  }
-};
+const TableSymbolizer::Table kHtmlSites = {
+    {0x100, {"main", "/src/t.c", 10}},   {0x200, {"worker", "/src/t.c", 20}},
+    {0x210, {"worker", "/src/t.c", 21}}, {0x300, {"other", "/src/t.c", 30}}};
 
 constexpr auto kMutex = static_cast<std::uint16_t>(WaitKind::Mutex);
 
@@ -69,7 +64,7 @@ const std::vector<PatternAccess> kR1W2W1 = {
 }  // namespace
 
 TEST_CASE("timeline: blocks are steps of their own, preemptions come from the switch log", "[html]") {
-  TableSymbolizer symbolizer;
+  TableSymbolizer symbolizer(kHtmlSites);
   const std::vector<SwitchPoint> log = {make_switch_point(SwitchKind::Free, 0, 3, 1),
                                         make_switch_point(SwitchKind::Preempt, 1, 2, 2),
                                         make_switch_point(SwitchKind::Free, 2, 3, 1)};
@@ -101,7 +96,7 @@ TEST_CASE("timeline: blocks are steps of their own, preemptions come from the sw
 }
 
 TEST_CASE("timeline: the deadlocked threads, what they wait for and who holds it since when", "[html]") {
-  TableSymbolizer symbolizer;
+  TableSymbolizer symbolizer(kHtmlSites);
   const Timeline t = build_timeline(deadlock_trace(), {}, symbolizer, 100);
   REQUIRE(t.blocked_at_end.size() == 2);
   const BlockedAtEnd& t1 = t.blocked_at_end[0];
@@ -117,7 +112,7 @@ TEST_CASE("timeline: the deadlocked threads, what they wait for and who holds it
 }
 
 TEST_CASE("find_pattern_steps: the latest occurrence, one step per access, roles on distinct threads", "[html]") {
-  TableSymbolizer symbolizer;
+  TableSymbolizer symbolizer(kHtmlSites);
   const Timeline t = build_timeline(lost_update_trace(), {}, symbolizer, 100);
   REQUIRE(t.steps.size() == 8);  // per round: R T1, RW T2, W T1, R main-line of T1
   CHECK(find_pattern_steps(t, kR1W2W1) == std::vector<std::size_t>{4, 5, 6});
@@ -172,7 +167,7 @@ TEST_CASE("html_data: groups with commands and timelines, the confirmed pattern 
   finish_report(report);
   REQUIRE(report.groups.size() == 1);
 
-  TableSymbolizer symbolizer;
+  TableSymbolizer symbolizer(kHtmlSites);
   std::vector<std::optional<GroupTimeline>> timelines(1);
   timelines[0] = GroupTimeline{build_timeline(lost_update_trace(), {}, symbolizer, 100), 1u};
   Json localization = Json::parse(R"({"falcon": {"score": "jaccard", "patterns": [

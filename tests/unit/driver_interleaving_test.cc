@@ -3,29 +3,20 @@
 
 #include <map>
 
+#include "driver_test_support.h"
 #include "report/interleaving.h"
 
 using namespace ctrlsched;
+using ctrlsched::driver::testing::event;
+using ctrlsched::driver::testing::TableSymbolizer;
 
 namespace {
 
-// Offsets (already stepped back from the return address) to places.
-class TableSymbolizer final : public localize::Symbolizer {
- public:
-  localize::SymbolizedSite symbolize(const std::string&, std::uint64_t offset) override {
-    static const std::map<std::uint64_t, localize::SymbolizedSite> kTable = {
-        {0x100, {"main", "/src/t.c", 10}},  {0x110, {"main", "/src/t.c", 11}},
-        {0x200, {"worker", "/src/t.c", 20}}, {0x210, {"worker", "/src/t.c", 22}},
-        {0x300, {"helper", "/src/u.c", 5}},
-    };
-    const auto it = kTable.find(offset);
-    return it == kTable.end() ? localize::SymbolizedSite{} : it->second;
-  }
+const TableSymbolizer::Table kInterleavingSites = {
+    {0x100, {"main", "/src/t.c", 10}},  {0x110, {"main", "/src/t.c", 11}},
+    {0x200, {"worker", "/src/t.c", 20}}, {0x210, {"worker", "/src/t.c", 22}},
+    {0x300, {"helper", "/src/u.c", 5}},
 };
-
-TraceEvent event(EventKind kind, ThreadId thread, std::uint64_t site, std::uint64_t address = 0) {
-  return TraceEvent{static_cast<std::uint8_t>(kind), 0, 0, thread, address, site};
-}
 
 localize::Trace sample_trace() {
   localize::Trace trace;
@@ -55,7 +46,7 @@ TEST_CASE("the interleaving lists each thread's lines between switches and marks
       make_switch_point(SwitchKind::Free, 1, 6, 1),      // a yield that kept T1: not a switch
       make_switch_point(SwitchKind::Free, 1, 7, 0),
   };
-  TableSymbolizer symbolizer;
+  TableSymbolizer symbolizer(kInterleavingSites);
   const std::vector<std::string> expected = {
       "T0 runs t.c:10-11 (main)",
       "T1 runs t.c:20 (worker), u.c:5 (helper)",
@@ -71,7 +62,7 @@ TEST_CASE("a switch log that does not line up with the trace marks nothing from 
       make_switch_point(SwitchKind::Free, 0, 3, 2),  // the trace switched to T1
       make_switch_point(SwitchKind::Preempt, 1, 3, 2),
   };
-  TableSymbolizer symbolizer;
+  TableSymbolizer symbolizer(kInterleavingSites);
   const std::vector<std::string> lines = driver::render_interleaving(sample_trace(), log, symbolizer);
   REQUIRE(lines.size() == 4);
   CHECK(lines[1] == "T1 runs t.c:20 (worker), u.c:5 (helper)");

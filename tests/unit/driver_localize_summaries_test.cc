@@ -6,36 +6,17 @@
 
 #include "ctrlsched/block_spectra.h"
 #include "ctrlsched/falcon_patterns.h"
+#include "driver_test_support.h"
 #include "localize/falcon_summary.h"
 #include "localize/spectra_summary.h"
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;
+using ctrlsched::driver::testing::fake_data;
+using ctrlsched::driver::testing::fake_symbolize;
+using ctrlsched::driver::testing::RecordBuffer;
 
 namespace {
-
-// A zeroed record with room for the summary area, like the driver's memfd.
-struct RecordBuffer {
-  std::unique_ptr<std::uint8_t[]> bytes{new std::uint8_t[kLogRegionOffset]()};
-  RecordBuffer() {
-    RunRecord& r = record();
-    r.modules.count = 1;
-    std::strcpy(r.modules.modules[0].path, "/tmp/prog");
-    r.modules.modules[0].bias = 0x555555554000;
-    r.modules.modules[0].size = 0x5000;
-  }
-  RunRecord& record() { return *reinterpret_cast<RunRecord*>(bytes.get()); }
-  FalconPatternSummary& falcon() { return *reinterpret_cast<FalconPatternSummary*>(bytes.get() + kFalconOffset); }
-  BlockSpectraSummary& spectra() { return *reinterpret_cast<BlockSpectraSummary*>(bytes.get() + kSpectraOffset); }
-};
-
-// Symbolizes offsets as "prog.c:<offset>" in function "f<offset>", and data as "g<offset>".
-SourceLocation fake_symbolize(std::string_view frame) {
-  const auto plus = frame.rfind("+0x");
-  const std::string offset = std::to_string(std::stoull(std::string(frame.substr(plus + 3)), nullptr, 16));
-  return {std::string(frame), "f" + offset, "/src/prog.c", static_cast<std::uint32_t>(std::stoul(offset))};
-}
-std::string fake_data(const std::string&, std::uint64_t offset) { return "g" + std::to_string(offset); }
 
 void add_pattern(FalconPatternSummary& s, FalconKind kind, std::uint64_t a, std::uint64_t b, std::uint64_t c,
                  std::uint64_t location) {

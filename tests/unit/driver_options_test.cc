@@ -6,16 +6,16 @@
 #include <vector>
 
 #include "cli/help.h"
+#include "driver_test_support.h"
 #include "exit_codes.h"
 #include "options/command_line.h"
 
 using namespace ctrlsched::driver;
 using ctrlsched::PointsMode;
 using ctrlsched::StrategyKind;
+using ctrlsched::driver::testing::parse;
 
 namespace {
-
-CommandLine parse(std::vector<std::string> args) { return parse_command_line(args); }
 
 // The usage error message for `args` (fails the test if parsing succeeds).
 std::string usage(std::vector<std::string> args) {

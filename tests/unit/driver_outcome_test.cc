@@ -8,23 +8,17 @@
 #include <cstring>
 #include <memory>
 
+#include "driver_test_support.h"
 #include "runs/outcome.h"
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;
+using ctrlsched::driver::testing::exited;
+using ctrlsched::driver::testing::started_record;
 
 namespace {
 
-std::unique_ptr<RunRecord> started_record() {
-  auto record = std::make_unique<RunRecord>();
-  std::memset(record.get(), 0, sizeof(RunRecord));
-  record->shim_started = 1;
-  record->config.max_steps = 1000;
-  return record;
-}
-
-int exited(int status) { return (status & 0xff) << 8; }  // as waitpid reports an exit
-int killed(int sig) { return sig; }                       // as waitpid reports a signal death
+int killed(int sig) { return sig; }  // as waitpid reports a signal death
 
 void set(char* field, std::size_t size, const char* value) { std::snprintf(field, size, "%s", value); }
 #define SET(field, value) set(field, sizeof(field), value)

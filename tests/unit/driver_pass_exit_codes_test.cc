@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "driver_test_support.h"
 #include "exit_codes.h"
 #include "options/command_line.h"
 #include "report/grouping.h"
@@ -17,31 +18,9 @@
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;
-
-namespace {
-
-std::string usage(std::vector<std::string> args) {
-  try {
-    parse_command_line(args);
-  } catch (const DriverError& e) {
-    CHECK(e.code() == ExitCode::Usage);
-    return e.what();
-  }
-  FAIL("no usage error for this command line");
-  return "";
-}
-
-std::unique_ptr<RunRecord> started_record() {
-  auto record = std::make_unique<RunRecord>();
-  std::memset(record.get(), 0, sizeof(RunRecord));
-  record->shim_started = 1;
-  record->config.max_steps = 1000;
-  return record;
-}
-
-int exited(int status) { return (status & 0xff) << 8; }
-
-}  // namespace
+using ctrlsched::driver::testing::exited;
+using ctrlsched::driver::testing::started_record;
+using ctrlsched::driver::testing::usage;
 
 TEST_CASE("--pass-exit-codes defaults to 0 and takes a sorted, de-duplicated list") {
   std::vector<std::string> plain = {"./t"};

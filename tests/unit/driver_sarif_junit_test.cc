@@ -5,12 +5,15 @@
 
 #include <map>
 
+#include "driver_test_support.h"
 #include "report/junit_report.h"
 #include "report/sarif_report.h"
 #include "report/thread_flow.h"
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;
+using ctrlsched::driver::testing::event;
+using ctrlsched::driver::testing::TableSymbolizer;
 
 namespace {
 
@@ -44,19 +47,8 @@ Report two_group_report() {
   return report;
 }
 
-class TableSymbolizer final : public localize::Symbolizer {
- public:
-  localize::SymbolizedSite symbolize(const std::string&, std::uint64_t offset) override {
-    static const std::map<std::uint64_t, localize::SymbolizedSite> kTable = {
-        {0x100, {"main", "/src/t.c", 10}}, {0x200, {"worker", "/src/t.c", 20}}, {0x210, {"worker", "/src/t.c", 22}}};
-    const auto it = kTable.find(offset);
-    return it == kTable.end() ? localize::SymbolizedSite{} : it->second;
-  }
-};
-
-TraceEvent event(EventKind kind, std::uint32_t thread, std::uint64_t site, std::uint64_t address = 0) {
-  return TraceEvent{static_cast<std::uint8_t>(kind), 0, 0, thread, address, site};
-}
+const TableSymbolizer::Table kSarifSites = {
+    {0x100, {"main", "/src/t.c", 10}}, {0x200, {"worker", "/src/t.c", 20}}, {0x210, {"worker", "/src/t.c", 22}}};
 
 localize::Trace sample_trace() {
   localize::Trace trace;
@@ -75,7 +67,7 @@ localize::Trace sample_trace() {
 }  // namespace
 
 TEST_CASE("thread_flow: one step per thread and line, switches flagged, unknown sites by module", "[sarif]") {
-  TableSymbolizer symbolizer;
+  TableSymbolizer symbolizer(kSarifSites);
   const ThreadFlow flow = thread_flow(sample_trace(), symbolizer, 100);
   REQUIRE(flow.steps.size() == 4);
   CHECK(flow.handle == "3:random@abc");
@@ -100,7 +92,7 @@ TEST_CASE("thread_flow: one step per thread and line, switches flagged, unknown 
 
 TEST_CASE("SARIF: one result per group with rule, location, codeFlow per thread and confirmed pattern", "[sarif]") {
   const Report report = two_group_report();
-  TableSymbolizer symbolizer;
+  TableSymbolizer symbolizer(kSarifSites);
   std::vector<std::optional<ThreadFlow>> flows{thread_flow(sample_trace(), symbolizer, 100), std::nullopt};
   const nlohmann::ordered_json localization = nlohmann::ordered_json::parse(R"({
     "falcon": {"patterns": [

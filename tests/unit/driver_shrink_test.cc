@@ -1,25 +1,16 @@
 // `ctrlsched shrink` without processes: its command line, its report and its default file name.
 #include <catch2/catch.hpp>
 
+#include "driver_test_support.h"
 #include "exit_codes.h"
 #include "modes/shrink.h"
 #include "options/command_line.h"
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;
+using ctrlsched::driver::testing::usage;
 
 namespace {
-
-std::string usage(std::vector<std::string> args) {
-  try {
-    parse_command_line(args);
-  } catch (const DriverError& e) {
-    CHECK(e.code() == ExitCode::Usage);
-    return e.what();
-  }
-  FAIL("no usage error for this command line");
-  return "";
-}
 
 ShrinkResult shrunk() {
   ShrinkResult r;

@@ -12,6 +12,7 @@
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;
+using ctrlsched::driver::testing::forced_result;
 
 namespace {
 
@@ -25,10 +26,6 @@ ForcedPattern read_then_write(std::uint64_t read_site, std::uint64_t write_site,
   p.step_names = {"R m.cpp:30 report_once()", "W m.cpp:20 Registry()"};
   p.location = std::move(location);
   return p;
-}
-
-ConfirmationResult forced(std::uint64_t completed, std::uint64_t failed, double baseline) {
-  return testing::forced_result(completed, failed, baseline);
 }
 
 }  // namespace
@@ -53,13 +50,13 @@ TEST_CASE("sibling locations: same lines, kinds and roles, any site or location"
 }
 
 TEST_CASE("sibling locations: what counts as failing like a cause", "[verdict]") {
-  CHECK(fails_like_a_cause(forced(20, 20, 0.91), false));  // inconclusive only by the baseline
-  CHECK(fails_like_a_cause(forced(20, 20, 0.02), false));  // confirmed
-  CHECK(fails_like_a_cause(forced(20, 10, 0.02), false));  // half: what a cause shows
-  CHECK_FALSE(fails_like_a_cause(forced(20, 9, 0.02), false));
-  CHECK_FALSE(fails_like_a_cause(forced(20, 20, 0.02), true));  // a symptom fails by selection
-  CHECK_FALSE(fails_like_a_cause(forced(kMinCompletedRuns - 1, kMinCompletedRuns - 1, 0.02), false));
-  ConfirmationResult order_does_not_matter = forced(20, 20, 0.02);
+  CHECK(fails_like_a_cause(forced_result(20, 20, 0.91), false));  // inconclusive only by the baseline
+  CHECK(fails_like_a_cause(forced_result(20, 20, 0.02), false));  // confirmed
+  CHECK(fails_like_a_cause(forced_result(20, 10, 0.02), false));  // half: what a cause shows
+  CHECK_FALSE(fails_like_a_cause(forced_result(20, 9, 0.02), false));
+  CHECK_FALSE(fails_like_a_cause(forced_result(20, 20, 0.02), true));  // a symptom fails by selection
+  CHECK_FALSE(fails_like_a_cause(forced_result(kMinCompletedRuns - 1, kMinCompletedRuns - 1, 0.02), false));
+  ConfirmationResult order_does_not_matter = forced_result(20, 20, 0.02);
   order_does_not_matter.counterfactual.outcome = CounterfactualOutcome::FailsAsOften;
   CHECK_FALSE(fails_like_a_cause(order_does_not_matter, false));
 }
@@ -67,8 +64,8 @@ TEST_CASE("sibling locations: what counts as failing like a cause", "[verdict]")
 TEST_CASE("sibling locations: a refutation beside the same lines failing is inconclusive", "[verdict]") {
   const std::vector<ForcedPattern> patterns = {read_then_write(0x104, 0x208, "0xe420"),
                                                read_then_write(0x100, 0x200, "0xe418")};
-  ConfirmationResult refuted = forced(20, 0, 0.91);
-  ConfirmationResult failing = forced(20, 20, 0.91);
+  ConfirmationResult refuted = forced_result(20, 0, 0.91);
+  ConfirmationResult failing = forced_result(20, 20, 0.91);
   REQUIRE(refuted.verdict == Verdict::Refuted);
   qualify_refutations_by_lines(patterns, {&refuted, &failing});
   CHECK(refuted.verdict == Verdict::Inconclusive);
@@ -84,8 +81,8 @@ TEST_CASE("sibling locations: a refutation stands without such a sibling", "[ver
   const std::vector<ForcedPattern> patterns = {read_then_write(0x104, 0x208, "0xe420"),
                                                read_then_write(0x100, 0x200, "0xe418")};
   SECTION("the sibling fails rarely too") {
-    ConfirmationResult refuted = forced(20, 0, 0.91);
-    ConfirmationResult sibling = forced(20, 3, 0.91);
+    ConfirmationResult refuted = forced_result(20, 0, 0.91);
+    ConfirmationResult sibling = forced_result(20, 3, 0.91);
     qualify_refutations_by_lines(patterns, {&refuted, &sibling});
     CHECK(refuted.verdict == Verdict::Refuted);
     CHECK(sibling.verdict == Verdict::Refuted);
@@ -93,34 +90,34 @@ TEST_CASE("sibling locations: a refutation stands without such a sibling", "[ver
   SECTION("the sibling is on other lines") {
     std::vector<ForcedPattern> others = patterns;
     others[1].step_names[1] = "W m.cpp:21 Registry()";
-    ConfirmationResult refuted = forced(20, 0, 0.91);
-    ConfirmationResult sibling = forced(20, 20, 0.91);
+    ConfirmationResult refuted = forced_result(20, 0, 0.91);
+    ConfirmationResult sibling = forced_result(20, 20, 0.91);
     qualify_refutations_by_lines(others, {&refuted, &sibling});
     CHECK(refuted.verdict == Verdict::Refuted);
   }
   SECTION("the sibling was not forced, or its order never completed") {
-    ConfirmationResult refuted = forced(20, 0, 0.91);
-    ConfirmationResult unrealized = forced(3, 3, 0.91);
+    ConfirmationResult refuted = forced_result(20, 0, 0.91);
+    ConfirmationResult unrealized = forced_result(3, 3, 0.91);
     qualify_refutations_by_lines(patterns, {&refuted, nullptr});
     CHECK(refuted.verdict == Verdict::Refuted);
     qualify_refutations_by_lines(patterns, {&refuted, &unrealized});
     CHECK(refuted.verdict == Verdict::Refuted);
   }
   SECTION("one result shared by two entries (the same directive) is not its own sibling") {
-    ConfirmationResult refuted = forced(20, 0, 0.91);
+    ConfirmationResult refuted = forced_result(20, 0, 0.91);
     qualify_refutations_by_lines(patterns, {&refuted, &refuted});
     CHECK(refuted.verdict == Verdict::Refuted);
   }
 }
 
 TEST_CASE("sibling locations: an unknown location is named as another", "[verdict]") {
-  ConfirmationResult refuted = forced(20, 0, 0.02);
-  qualify_refutation(refuted, forced(18, 15, 0.02), "");
+  ConfirmationResult refuted = forced_result(20, 0, 0.02);
+  qualify_refutation(refuted, forced_result(18, 15, 0.02), "");
   CHECK(refuted.verdict == Verdict::Inconclusive);
   CHECK(refuted.reason ==
         "the same lines on another location fail 15/18 where that order completed: this location's order alone does "
         "not decide");
-  ConfirmationResult confirmed = forced(20, 20, 0.02);
-  qualify_refutation(confirmed, forced(20, 20, 0.02), "x");
+  ConfirmationResult confirmed = forced_result(20, 20, 0.02);
+  qualify_refutation(confirmed, forced_result(20, 20, 0.02), "x");
   CHECK(confirmed.verdict == Verdict::Confirmed);
 }

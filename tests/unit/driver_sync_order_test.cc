@@ -8,6 +8,7 @@
 #include "ctrlsched/falcon_patterns.h"
 #include "ctrlsched/forcing.h"
 #include "ctrlsched/sync_ops.h"
+#include "driver_test_support.h"
 #include "localize/falcon_summary.h"
 #include "localize_trace_builder.h"
 #include "localize/lock_cycle.h"
@@ -15,30 +16,13 @@
 
 using namespace ctrlsched;
 using namespace ctrlsched::driver;
+using ctrlsched::driver::testing::fake_data;
+using ctrlsched::driver::testing::fake_symbolize;
+using ctrlsched::driver::testing::RecordBuffer;
 
 namespace {
 
-constexpr std::uint64_t kBias = 0x555555554000;
-
-struct RecordBuffer {
-  std::unique_ptr<std::uint8_t[]> bytes{new std::uint8_t[kLogRegionOffset]()};
-  RecordBuffer() {
-    RunRecord& r = record();
-    r.modules.count = 1;
-    std::strcpy(r.modules.modules[0].path, "/tmp/prog");
-    r.modules.modules[0].bias = kBias;
-    r.modules.modules[0].size = 0x5000;
-  }
-  RunRecord& record() { return *reinterpret_cast<RunRecord*>(bytes.get()); }
-  FalconPatternSummary& falcon() { return *reinterpret_cast<FalconPatternSummary*>(bytes.get() + kFalconOffset); }
-};
-
-SourceLocation fake_symbolize(std::string_view frame) {
-  const auto plus = frame.rfind("+0x");
-  const std::string offset = std::to_string(std::stoull(std::string(frame.substr(plus + 3)), nullptr, 16));
-  return {std::string(frame), "f" + offset, "/src/prog.c", static_cast<std::uint32_t>(std::stoul(offset))};
-}
-std::string fake_data(const std::string&, std::uint64_t offset) { return "g" + std::to_string(offset); }
+constexpr std::uint64_t kBias = 0x555555554000;  // RecordBuffer's module
 
 constexpr std::uint8_t op(SyncOp o) { return static_cast<std::uint8_t>(o); }
 

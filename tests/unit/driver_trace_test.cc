@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ctrlsched/localize/dump.h"
+#include "driver_test_support.h"
 #include "exit_codes.h"
 #include "localize_trace_builder.h"
 #include "modes/trace.h"
@@ -24,6 +25,8 @@
 
 using namespace ctrlsched::driver;
 using ctrlsched::EventKind;
+using ctrlsched::driver::testing::parse;
+using ctrlsched::driver::testing::usage;
 using ctrlsched::localize::testing::TraceBuilder;
 
 // Globals the symbolizer must find by address (not static: they must stay in the symbol table
@@ -35,19 +38,6 @@ int counter;
 __attribute__((noinline)) int trace_test_function(int x) { return x * 3 + trace_test_ns::counter; }
 
 namespace {
-
-CommandLine parse(std::vector<std::string> args) { return parse_command_line(args); }
-
-std::string usage(std::vector<std::string> args) {
-  try {
-    parse_command_line(args);
-  } catch (const DriverError& e) {
-    CHECK(e.code() == ExitCode::Usage);
-    return e.what();
-  }
-  FAIL("no usage error for this command line");
-  return {};
-}
 
 // The load bias of the main executable (the first object dl_iterate_phdr reports).
 std::uint64_t executable_bias() {

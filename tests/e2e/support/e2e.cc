@@ -17,6 +17,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "truth.h"
+
 extern char** environ;
 
 namespace e2e {
@@ -225,6 +227,18 @@ Process run(std::vector<std::string> argv, double timeout_seconds) {
   return run(c);
 }
 
+std::vector<pid_t> processes_running(const fs::path& path) {
+  std::vector<pid_t> pids;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink(entry.path() / "exe", ec);
+    if (!ec && exe == path) pids.push_back(static_cast<pid_t>(std::stol(name)));
+  }
+  return pids;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Binaries
 
@@ -403,6 +417,35 @@ std::string replay_fail_message(const std::string& out) {
   return "";
 }
 
+Json without_elapsed(Json report) {
+  report["summary"].erase("elapsed_s");
+  return report;
+}
+
+std::string without_header(const std::string& out) {
+  const std::size_t newline = out.find('\n');
+  return newline == std::string::npos ? "" : out.substr(newline + 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ground truth
+
+const ctrlsched::eval::Truth& truth() {
+  static const ctrlsched::eval::Truth parsed = [] {
+    std::ifstream in(source_dir() / "examples" / "root_causes.txt");
+    return ctrlsched::eval::Truth::parse(in);
+  }();
+  return parsed;
+}
+
+bool falcon_true(const std::string& example, const Json& pattern) {
+  std::vector<ctrlsched::eval::ReportedSide> sides;
+  for (const Json& a : pattern.at("accesses"))
+    sides.push_back(ctrlsched::eval::falcon_side(a.at("access").get<std::string>(), a.at("role").get<int>(),
+                                                 a.at("site").get<std::string>()));
+  return truth().is_true(example, sides, pattern.at("location").get<std::string>());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Schedule files
 
@@ -515,6 +558,24 @@ std::map<std::string, int> count_lines(const fs::path& path) {
   for (const std::string& l : lines(read_file(path)))
     if (!l.empty()) ++counts[l];
   return counts;
+}
+
+int line_containing(const fs::path& source, const std::string& marker) {
+  std::ifstream in(source);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n)
+    if (contains(line, marker)) return n;
+  return -1;
+}
+
+int line_starting_with(const fs::path& source, const std::string& code) {
+  std::ifstream in(source);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    const std::size_t first = line.find_first_not_of(' ');
+    if (first != std::string::npos && line.compare(first, code.size(), code) == 0) return n;
+  }
+  return -1;
 }
 
 }  // namespace e2e
