@@ -17,13 +17,13 @@
 #include "runs/worker_pool.h"
 
 using namespace e2e;
-using namespace ctrlsched;
-using namespace ctrlsched::driver;
+namespace drv = ctrlsched::driver;
+namespace loc = ctrlsched::localize;
 
 namespace {
 
 // The first line that is exactly `code` once indented (comments mentioning it do not count).
-int line_of(const fs::path& source, const std::string& code) {
+int line_exactly(const fs::path& source, const std::string& code) {
   std::ifstream in(source);
   std::string line;
   for (int n = 1; std::getline(in, line); ++n)
@@ -32,20 +32,21 @@ int line_of(const fs::path& source, const std::string& code) {
 }
 
 struct Collected {
-  std::vector<localize::FalconRun> falcon;
-  std::vector<localize::SpectraRun> spectra;
+  std::vector<loc::FalconRun> falcon;
+  std::vector<loc::SpectraRun> spectra;
   std::vector<std::uint32_t> finished;  // both summaries' end-of-run flags, per run
-  std::vector<OutcomeKind> kinds;
-  std::optional<RecordNames> names;
+  std::vector<drv::OutcomeKind> kinds;
+  std::optional<drv::RecordNames> names;
 };
 
-Collected run_collecting(const std::string& path, std::uint64_t seeds, std::uint32_t window, Symbolizer& symbolizer) {
-  LaunchTarget target{path, {path}, E2E_SHIM};
-  PoolOptions options;
+Collected run_collecting(const std::string& path, std::uint64_t seeds, std::uint32_t window,
+                         drv::Symbolizer& symbolizer) {
+  drv::LaunchTarget target{path, {path}, E2E_SHIM};
+  drv::PoolOptions options;
   options.jobs = 2;
   options.timeout = std::chrono::duration<double>(30.0);
-  WorkerPool pool(target, options);
-  ClassifyContext context;
+  drv::WorkerPool pool(target, options);
+  drv::ClassifyContext context;
   context.symbolize = symbolizer.function();
   auto data = [&](const std::string& module, std::uint64_t offset) { return symbolizer.data_symbol(module, offset); };
   Collected out;
@@ -53,35 +54,36 @@ Collected run_collecting(const std::string& path, std::uint64_t seeds, std::uint
   out.spectra.resize(seeds);
   out.finished.resize(seeds);
   out.kinds.resize(seeds);
-  RunSpec spec;
+  ctrlsched::RunSpec spec;
   pool.run(
       seeds,
       [&](std::uint64_t i) {
-        RunSpec s = spec;
+        ctrlsched::RunSpec s = spec;
         s.seed = i;
-        RunJob job{run_config_for(s), {}};
-        job.config.collectors = kCollectFalcon | kCollectSpectra;
+        drv::RunJob job{drv::run_config_for(s), {}};
+        job.config.collectors = ctrlsched::kCollectFalcon | ctrlsched::kCollectSpectra;
         job.config.falcon_window = window;
         return job;
       },
-      [&](const FinishedRun& run) {
-        RunSpec s = spec;
+      [&](const drv::FinishedRun& run) {
+        ctrlsched::RunSpec s = spec;
         s.seed = run.index;
-        const RunResult result = collect_result(run, s, context, path);
-        const RunRecord& record = run.region.record();
+        const drv::RunResult result = drv::collect_result(run, s, context, path);
+        const ctrlsched::RunRecord& record = run.region.record();
         out.kinds[run.index] = result.kind;
         if (!out.names) out.names.emplace(record, context.symbolize, data);
-        auto falcon = read_falcon_run(record, result.failed(), *out.names);
-        auto spectra = read_spectra_run(record, result.failed());
+        auto falcon = drv::read_falcon_run(record, result.failed(), *out.names);
+        auto spectra = drv::read_spectra_run(record, result.failed());
         REQUIRE(falcon.has_value());
         REQUIRE(spectra.has_value());
         out.falcon[run.index] = std::move(*falcon);
         out.spectra[run.index] = std::move(*spectra);
         const auto* base = reinterpret_cast<const std::uint8_t*>(&record);
-        out.finished[run.index] = reinterpret_cast<const FalconPatternSummary*>(base + kFalconOffset)->finished +
-                                  reinterpret_cast<const BlockSpectraSummary*>(base + kSpectraOffset)->finished;
-        CHECK(reinterpret_cast<const FalconPatternSummary*>(base + kFalconOffset)->window ==
-              falcon_window_size(window));
+        out.finished[run.index] =
+            reinterpret_cast<const ctrlsched::FalconPatternSummary*>(base + ctrlsched::kFalconOffset)->finished +
+            reinterpret_cast<const ctrlsched::BlockSpectraSummary*>(base + ctrlsched::kSpectraOffset)->finished;
+        CHECK(reinterpret_cast<const ctrlsched::FalconPatternSummary*>(base + ctrlsched::kFalconOffset)->window ==
+              ctrlsched::falcon_window_size(window));
         return true;
       });
   return out;
@@ -91,12 +93,12 @@ Collected run_collecting(const std::string& path, std::uint64_t seeds, std::uint
 
 TEST_CASE("lost_update: failing runs show R1-W2-W1 on counter at counter++, ranked first", "[collectors]") {
   const std::string path = binary("example_inst", "lost_update");
-  const int line = line_of(examples_source_dir() / "lost_update.c", "counter++;");
+  const int line = line_exactly(examples_source_dir() / "lost_update.c", "counter++;");
   REQUIRE(line > 0);
   const std::string at = "lost_update.c:" + std::to_string(line) + " incrementer";
-  Symbolizer symbolizer;
+  drv::Symbolizer symbolizer;
   const Collected c = run_collecting(path, 40, 0, symbolizer);
-  const RecordNames& names = *c.names;
+  const drv::RecordNames& names = *c.names;
 
   std::uint32_t failing = 0;
   for (std::size_t i = 0; i < c.falcon.size(); ++i) {
@@ -106,60 +108,60 @@ TEST_CASE("lost_update: failing runs show R1-W2-W1 on counter at counter++, rank
     ++failing;
     // A lost update: T1 reads counter, T2 writes it, T1 writes its stale value back.
     bool found = false;
-    for (const localize::FalconSighting& s : c.falcon[i].patterns)
-      found |= s.id.kind == FalconKind::R1W2W1 && s.location_name == "counter" && names.site(s.id.sites[0]) == at &&
-               names.site(s.id.sites[1]) == at && names.site(s.id.sites[2]) == at;
+    for (const loc::FalconSighting& s : c.falcon[i].patterns)
+      found |= s.id.kind == ctrlsched::FalconKind::R1W2W1 && s.location_name == "counter" &&
+               names.site(s.id.sites[0]) == at && names.site(s.id.sites[1]) == at && names.site(s.id.sites[2]) == at;
     CHECK(found);
   }
   REQUIRE(failing > 0);
   REQUIRE(failing < c.falcon.size());
 
-  const localize::FalconRanking ranking = localize::rank_falcon(c.falcon);
+  const loc::FalconRanking ranking = loc::rank_falcon(c.falcon);
   REQUIRE_FALSE(ranking.patterns.empty());
   const auto& top = ranking.patterns.front();
   CHECK(top.failed == failing);
   CHECK(top.example.location_name == "counter");
-  const auto lines = render_falcon_text(ranking, names, 3);
+  const auto lines = drv::render_falcon_text(ranking, names, 3);
   INFO(lines[0]);
   bool r1w2w1_at_top = false;
   for (const auto& p : ranking.patterns)
-    if (p.rank == 1 && p.id.kind == FalconKind::R1W2W1) r1w2w1_at_top = true;
+    if (p.rank == 1 && p.id.kind == ctrlsched::FalconKind::R1W2W1) r1w2w1_at_top = true;
   CHECK(r1w2w1_at_top);
   CHECK(contains(lines[0], "  1  "));
   CHECK(contains(lines[0], at));
 
   // Spectra: incrementer is the component two threads are inside at once, in every failing run.
-  const auto components = localize::rank_spectra(c.spectra);
+  const auto components = loc::rank_spectra(c.spectra);
   REQUIRE_FALSE(components.empty());
   CHECK(contains(names.site(components.front().site), "incrementer"));
   CHECK(components.front().n11 == failing);
-  const auto text = render_spectra_text(components, failing, static_cast<std::uint32_t>(c.spectra.size()) - failing,
-                                        names, 1);
+  const auto text = drv::render_spectra_text(components, failing,
+                                             static_cast<std::uint32_t>(c.spectra.size()) - failing, names, 1);
   INFO(text[0]);
   CHECK(contains(text[0], "incrementer"));
 }
 
 TEST_CASE("a window of 2 keeps pairs only", "[collectors]") {
-  Symbolizer symbolizer;
+  drv::Symbolizer symbolizer;
   const Collected c = run_collecting(binary("example_inst", "lost_update"), 6, 2, symbolizer);
-  for (const localize::FalconRun& run : c.falcon)
-    for (const localize::FalconSighting& s : run.patterns) CHECK(falcon_kind_length(s.id.kind) == 2);
+  for (const loc::FalconRun& run : c.falcon)
+    for (const loc::FalconSighting& s : run.patterns) CHECK(ctrlsched::falcon_kind_length(s.id.kind) == 2);
 }
 
 TEST_CASE("the summaries are flushed when a run crashes or deadlocks", "[collectors]") {
   // order_violation dies of SIGSEGV (the signal handler flushes), abba_deadlock deadlocks (the
   // shim's deadlock report ends the run and flushes).
-  for (const auto& [name, kind] : {std::pair{"order_violation", OutcomeKind::Signal},
-                                   std::pair{"abba_deadlock", OutcomeKind::Deadlock}}) {
+  for (const auto& [name, kind] : {std::pair{"order_violation", drv::OutcomeKind::Signal},
+                                   std::pair{"abba_deadlock", drv::OutcomeKind::Deadlock}}) {
     INFO(name);
-    Symbolizer symbolizer;
+    drv::Symbolizer symbolizer;
     const Collected c = run_collecting(binary("example_inst", name), 30, 0, symbolizer);
     std::uint32_t failing = 0;
     for (std::size_t i = 0; i < c.kinds.size(); ++i) {
       INFO("seed " << i);
       CHECK(c.finished[i] == 2);
       failing += c.kinds[i] == kind;
-      CHECK((c.kinds[i] == kind || c.kinds[i] == OutcomeKind::Pass));
+      CHECK((c.kinds[i] == kind || c.kinds[i] == drv::OutcomeKind::Pass));
     }
     CHECK(failing > 0);
   }

@@ -15,7 +15,7 @@ namespace {
 // A subset covering the classes (lost update, check-then-act, order violations, init through
 // the same function, loop iterations, three threads, multi-variable, deadlock, lost wakeup, hang,
 // double-checked locking, relaxed atomics) with 200 seeds each: a few minutes on 2 cores.
-constexpr const char* kSeeds = "200";
+constexpr const char* kEvaluationSeeds = "200";
 constexpr const char* kPrograms =
     "bank_deposit,seat_booking,log_flusher,event_registry,work_claim,sensor_log3,latency_stats,abba_transfer,"
     "lost_wakeup,pending_hang,dcl_registry,hit_counter";
@@ -82,8 +82,8 @@ TEST_CASE("evaluation: the corpus summary rows stay at or above the measured flo
   const fs::path summary_path = dir / "summary.json";
   const Process p = run({evaluator, "--ctrlsched", ctrlsched_path(), "--corpus",
                          (source_dir() / "tests" / "eval" / "corpus").string(), "--bin-dir", corpus_bin.string(),
-                         "--seeds", kSeeds, "--only", kPrograms, "--jobs", "2", "--work", (dir / "work").string(), "--summary-json",
-                         summary_path.string()},
+                         "--seeds", kEvaluationSeeds, "--only", kPrograms, "--jobs", "2", "--work", (dir / "work").string(),
+                         "--summary-json", summary_path.string()},
                         900);
   INFO(p.describe());
   REQUIRE(p.exit_code == 0);

@@ -61,23 +61,23 @@ bool pattern_is(const Json& p, const std::string& kind, const std::string& file,
   return true;
 }
 
-struct Localized {
+struct LocalizedProgram {
   SeedsRun run;
   const Json& patterns() const { return run.json.at("localization").at("falcon").at("patterns"); }
 };
 
-Localized localize(const TempDir& dir, const std::string& program, const std::string& seeds,
-                   std::vector<std::string> extra = {}) {
+LocalizedProgram localize_program(const TempDir& dir, const std::string& program, const std::string& seeds,
+                                  std::vector<std::string> extra = {}) {
   std::vector<std::string> options = {"--seeds", seeds, "--localize", "-j2"};
   // pct unless the caller names a strategy: the expectations were measured with it (the default
   // before the portfolio, docs/strategies.md).
   if (std::find(extra.begin(), extra.end(), "--strategy") == extra.end()) options.insert(options.end(), {"--strategy", "pct"});
   options.insert(options.end(), extra.begin(), extra.end());
-  return Localized{run_seeds(dir, binary("program_inst", program), options, {}, 560)};
+  return LocalizedProgram{run_seeds(dir, binary("program_inst", program), options, {}, 560)};
 }
 
 // The forced Falcon pattern matching kind/lines; fails the test when it was not forced.
-const Json& forced_pattern(const Localized& r, const std::string& kind, const std::string& file,
+const Json& forced_pattern(const LocalizedProgram& r, const std::string& kind, const std::string& file,
                            const std::vector<int>& lines) {
   for (const Json& p : r.patterns())
     if (pattern_is(p, kind, file, lines) && p.contains("confirmation")) return p;
@@ -87,7 +87,7 @@ const Json& forced_pattern(const Localized& r, const std::string& kind, const st
 
 // The true pattern is confirmed with its evidence; every other forced pattern is not confirmed,
 // unless `also_true` accepts it (another order of the cause's own lines).
-void check_true_pattern(const Localized& r, const std::string& kind, const std::string& file,
+void check_true_pattern(const LocalizedProgram& r, const std::string& kind, const std::string& file,
                         const std::vector<int>& lines,
                         const std::function<bool(const Json&)>& also_true = [](const Json&) { return false; }) {
   INFO(r.run.process.out);
@@ -114,7 +114,7 @@ TEST_CASE("forcing classes: main running the pattern's code first does not take 
   const int read = program_line(file, "long before = acct->balance;");
   const int write = program_line(file, "acct->balance = after;");
   TempDir dir;
-  const Localized r = localize(dir, "force_init_by_main", "200");
+  const LocalizedProgram r = localize_program(dir, "force_init_by_main", "200");
   check_true_pattern(r, "R1-W2-W1", file, {read, write, write});
   const Json& c = forced_pattern(r, "R1-W2-W1", file, {read, write, write}).at("confirmation");
   CHECK(c.at("binding").get<std::string>().find("role 1 = T") != std::string::npos);
@@ -131,7 +131,7 @@ TEST_CASE("forcing classes: a pattern in a loop is forced at the failing iterati
   // left), so force the top 8. The check, the other's decrement, then T1's re-read of the count
   // (R1-W2-R1), or its first two steps (R1-W2), are the same check-then-act: orders of the
   // cause's own lines that start at the stale check.
-  const Localized r = localize(dir, "force_loop_seats", "200", {"--top", "8"});
+  const LocalizedProgram r = localize_program(dir, "force_loop_seats", "200", {"--top", "8"});
   check_true_pattern(r, "R1-W2-W1", file, {check, take, take}, [&](const Json& p) {
     return pattern_is(p, "R1-W2-R1", file, {check, take, take}) || pattern_is(p, "R1-W2", file, {check, take});
   });
@@ -142,7 +142,7 @@ TEST_CASE("forcing classes: a partner created after the first step, among three 
   const int read = program_line(file, "long total = ledger.total;");
   const int write = program_line(file, "ledger.total = total + fee;");
   TempDir dir;
-  const Localized r = localize(dir, "force_late_partner", "200", {"--strategy", "random"});
+  const LocalizedProgram r = localize_program(dir, "force_late_partner", "200", {"--strategy", "random"});
   check_true_pattern(r, "R1-W2-W1", file, {read, write, write});
 }
 
@@ -151,7 +151,7 @@ TEST_CASE("forcing classes: a step inside a lock region the partner needs", "[fo
   const int read = program_line(file, "int stock = inv.stock;");
   const int write = program_line(file, "inv.stock = stock - n;");
   TempDir dir;
-  const Localized r = localize(dir, "force_lock_region", "200", {"--strategy", "random"});
+  const LocalizedProgram r = localize_program(dir, "force_lock_region", "200", {"--strategy", "random"});
   check_true_pattern(r, "R1-W2-W1", file, {read, write, write});
 }
 
@@ -187,7 +187,7 @@ TEST_CASE("forcing classes: a pair that needs the partner's earlier check is for
   TempDir dir;
   // W1 (count++) → R2 (append) ties with the main's read and the store order below the
   // check-then-act triples: force the top 5.
-  const Localized r = localize(dir, "force_check_first", "200", {"--top", "5"});
+  const LocalizedProgram r = localize_program(dir, "force_check_first", "200", {"--top", "5"});
   INFO(r.run.process.out);
   const Json& c = forced_pattern(r, "W1-R2", file, {count, append}).at("confirmation");
   INFO(c.dump());
@@ -224,7 +224,7 @@ TEST_CASE("forcing classes: a signal inside the lock its waiter needs is confirm
   const int wait = program_line(file, "pthread_cond_wait(&cache_ready, &cache_lock);");
   const int wait_lock = wait - 1;  // main's pthread_mutex_lock(&cache_lock), just above its wait
   TempDir dir;
-  const Localized r = localize(dir, "force_signal_in_lock", "200");
+  const LocalizedProgram r = localize_program(dir, "force_signal_in_lock", "200");
   INFO(r.run.process.out);
   REQUIRE(r.run.process.exit_code == 1);
   const Json& c = forced_pattern(r, "signal1-wait2", file, {signal, wait}).at("confirmation");
@@ -259,7 +259,7 @@ TEST_CASE("forcing classes: a lost wakeup's check before the flag is not refuted
   const int signal = program_line(file, "pthread_cond_signal(&done_cv);");
   const int wait = program_line(file, "pthread_cond_wait(&done_cv, &lock);");
   TempDir dir;
-  const Localized r = localize(dir, "force_flag_wakeup", "400");
+  const LocalizedProgram r = localize_program(dir, "force_flag_wakeup", "400");
   // The signal before the wait is the order that loses the wakeup: confirmed.
   check_true_pattern(r, "signal1-wait2", file, {signal, wait},
                      [&](const Json& p) { return pattern_is(p, "R1-W2", file, {check, raise}); });
@@ -285,7 +285,7 @@ TEST_CASE("forcing classes: a half of a two-variable bug is confirmed in the fai
   const int store_capacity = program_line(file, "atomic_store(&capacity, 8);");
   const int load_capacity = program_line(file, "const int cap = atomic_load(&capacity);");
   TempDir dir;
-  const Localized r = localize(dir, "force_pair_half", "200", {"--top", "5"});
+  const LocalizedProgram r = localize_program(dir, "force_pair_half", "200", {"--top", "5"});
   INFO(r.run.process.out);
   const Json& c = forced_pattern(r, "W1-R2", file, {store_capacity, load_capacity}).at("confirmation");
   INFO(c.dump());
@@ -310,7 +310,7 @@ TEST_CASE("forcing classes: a half that every failing run ends before its write 
   const int read_height = program_line(file, "int height = max_height;");
   const int store_height = program_line(file, "max_height = 32;");
   TempDir dir;
-  const Localized r = localize(dir, "force_cut_short_half", "400");
+  const LocalizedProgram r = localize_program(dir, "force_cut_short_half", "400");
   INFO(r.run.process.out);
   REQUIRE(r.run.process.exit_code == 1);
   const Json& half = forced_pattern(r, "R1-W2", file, {read_height, store_height});
@@ -334,7 +334,7 @@ TEST_CASE("forcing classes: a half that every failing run ends before its write 
 
 TEST_CASE("forcing classes: a pair of a two-variable cause is confirmed as a part of it", "[forcing-classes]") {
   TempDir dir;
-  const Localized r = localize(dir, "force_coupled_pair", "400");
+  const LocalizedProgram r = localize_program(dir, "force_coupled_pair", "400");
   INFO(r.run.process.out);
   REQUIRE(r.run.process.exit_code == 1);
   const Json& localization = r.run.json.at("localization");
@@ -391,7 +391,8 @@ TEST_CASE("forcing classes: a lock order at a loop's third call is bound to it a
   const int open_lock = program_line(file, "static void open_session(int id) {") + 1;
   const int size_lock = program_line(file, "static int table_size(void) {") + 1;
   TempDir dir;
-  const Localized r = localize(dir, "force_lock_evict", "200", {"--top", "5", "--strategy", "portfolio"});
+  const LocalizedProgram r =
+      localize_program(dir, "force_lock_evict", "200", {"--top", "5", "--strategy", "portfolio"});
   INFO(r.run.process.out);
   REQUIRE(r.run.process.exit_code == 1);
   const Json& c = forced_pattern(r, "lock1-lock2", file, {open_lock, size_lock}).at("confirmation");
@@ -418,7 +419,7 @@ TEST_CASE("forcing classes: a symptom is ranked after the causes and never confi
   const int error_store = program_line(file, "if (processed != ITEMS * WORKERS) error_code = ERR_LOST;");
   const int check = program_line(file, "assert(error_code == 0");
   TempDir dir;
-  const Localized r = localize(dir, "force_symptom", "200", {"--top", "5"});
+  const LocalizedProgram r = localize_program(dir, "force_symptom", "200", {"--top", "5"});
   check_true_pattern(r, "R1-W2-W1", file, {increment, increment, increment});
   bool seen_symptom = false, seen_cause = false;
   for (const Json& p : r.patterns()) {

@@ -17,7 +17,7 @@ namespace eval = ctrlsched::eval;
 
 namespace {
 
-constexpr const char* kSeeds = "300";
+constexpr const char* kLocalizeSeeds = "300";
 
 bool locon_pair_true(const std::string& example, const Json& pair) {
   const std::vector<eval::ReportedSide> sides = {
@@ -26,18 +26,18 @@ bool locon_pair_true(const std::string& example, const Json& pair) {
   return truth().is_true(example, sides, "");
 }
 
-struct Localized {
+struct LocalizedExample {
   SeedsRun run;
   const Json& loc() const { return run.json.at("localization"); }
 };
 
-Localized localize(const TempDir& dir, const std::string& example, std::vector<std::string> extra = {}) {
-  std::vector<std::string> options = {"--seeds", kSeeds, "--localize", "-j2"};
+LocalizedExample localize_example(const TempDir& dir, const std::string& example, std::vector<std::string> extra = {}) {
+  std::vector<std::string> options = {"--seeds", kLocalizeSeeds, "--localize", "-j2"};
   // pct unless the caller names a strategy: the expectations were measured with it (the default
   // before the portfolio, docs/strategies.md).
   if (std::find(extra.begin(), extra.end(), "--strategy") == extra.end()) options.insert(options.end(), {"--strategy", "pct"});
   options.insert(options.end(), extra.begin(), extra.end());
-  return Localized{run_seeds(dir, binary("example_inst", example), options)};
+  return LocalizedExample{run_seeds(dir, binary("example_inst", example), options)};
 }
 
 // Expected outcomes per example (docs/evaluation.md).
@@ -74,7 +74,7 @@ TEST_CASE("localize: the true pattern is Falcon's rank 1 and confirmed; a wrong 
   for (const Expected& e : expected) {
     DYNAMIC_SECTION(e.example) {
       TempDir dir;
-      const Localized r = localize(dir, e.example);
+      const LocalizedExample r = localize_example(dir, e.example);
       INFO(r.run.describe());
       REQUIRE(r.run.process.exit_code == 1);
       REQUIRE(r.run.json.is_object());
@@ -162,7 +162,7 @@ TEST_CASE("localize: an uninstrumented test gets one note and the usual exit sta
 
 TEST_CASE("localize: a correct instrumented test has no failing seed, only refuted predictions", "[localize]") {
   TempDir dir;
-  const Localized r = localize(dir, "correct_locks");
+  const LocalizedExample r = localize_example(dir, "correct_locks");
   INFO(r.run.describe());
   CHECK(r.run.process.exit_code == 0);
   REQUIRE(r.run.json.is_object());

@@ -13,8 +13,8 @@ using namespace e2e;
 namespace {
 
 // `seeds` seeds of `name` under `strategy`: every seed passes; returns the report.
-SeedsRun check_all_pass(const TempDir& dir, const std::string& name, const std::string& strategy,
-                        std::uint64_t seeds, std::vector<std::string> extra = {}, double timeout = 240) {
+SeedsRun check_passes_every_seed(const TempDir& dir, const std::string& name, const std::string& strategy,
+                                 std::uint64_t seeds, std::vector<std::string> extra = {}, double timeout = 240) {
   std::vector<std::string> options = {"--seeds", std::to_string(seeds), "-j2", "--strategy", strategy,
                                       "--timeout", "5", "--max-steps", "100000"};
   options.insert(options.end(), extra.begin(), extra.end());
@@ -56,7 +56,7 @@ TEST_CASE("a spin-wait on a volatile flag (not instrumented) passes 1000 seeds; 
     // 1000 seeds under the default strategy: a spun run costs about the spin budget (2 ms), not
     // the 5 s --timeout (the time limit is only a backstop for a loaded machine).
     const std::uint64_t seeds = strategy == "pct" ? 1000 : 300;
-    const SeedsRun r = check_all_pass(dir, "spin_flag", strategy, seeds, {}, 400);
+    const SeedsRun r = check_passes_every_seed(dir, "spin_flag", strategy, seeds, {}, 400);
     CHECK(r.json["outcomes"]["timeout"] == 0);
     // Seeds where the consumer ran first spun; the note says what happened and where.
     CHECK(runs_noting(r, kSpinNote) > 0);
@@ -105,7 +105,7 @@ TEST_CASE("instrumented, the spin loop is explored through its access points: no
 TEST_CASE("relaxed-atomic spin loops in every thread pass; the runs carry the note", "[model][spin]") {
   for (const std::string strategy : {"pct", "random"}) {
     TempDir dir;
-    const SeedsRun r = check_all_pass(dir, "spin_relaxed", strategy, 200, {}, 300);
+    const SeedsRun r = check_passes_every_seed(dir, "spin_relaxed", strategy, 200, {}, 300);
     CHECK(runs_noting(r, kSpinNote) > 0);
   }
 }
@@ -130,14 +130,14 @@ TEST_CASE("pthread_cancel of a worker blocked in pthread_cond_wait: the cleanup 
           "[model][cancel]") {
   for (const std::string strategy : {"pct", "random"}) {
     TempDir dir;
-    check_all_pass(dir, "cancel_cond", strategy, 200);
+    check_passes_every_seed(dir, "cancel_cond", strategy, 200);
   }
 }
 
 TEST_CASE("cancellation in sem_wait, in a sleep loop and in pthread_join", "[model][cancel]") {
   for (const std::string strategy : {"pct", "random"}) {
     TempDir dir;
-    check_all_pass(dir, "cancel_points", strategy, 200);
+    check_passes_every_seed(dir, "cancel_points", strategy, 200);
   }
 }
 
@@ -145,7 +145,7 @@ TEST_CASE("a disabled cancel state holds a cancel back until re-enabled, then pt
           "[model][cancel]") {
   for (const std::string strategy : {"pct", "random"}) {
     TempDir dir;
-    check_all_pass(dir, "cancel_disabled", strategy, 200);
+    check_passes_every_seed(dir, "cancel_disabled", strategy, 200);
   }
 }
 
@@ -154,14 +154,14 @@ TEST_CASE("cancelling a thread blocked in read() (released by the watchdog) runs
   for (const std::string strategy : {"pct", "random"}) {
     TempDir dir;
     // The watchdog takes ~100 ms to release a blocked reader: few seeds.
-    check_all_pass(dir, "cancel_read", strategy, 8);
+    check_passes_every_seed(dir, "cancel_read", strategy, 8);
   }
 }
 
 TEST_CASE("asynchronous cancellation acts as deferred, and every run says so", "[model][notes]") {
   for (const std::string strategy : {"pct", "random"}) {
     TempDir dir;
-    const SeedsRun r = check_all_pass(dir, "cancel_async", strategy, 50);
+    const SeedsRun r = check_passes_every_seed(dir, "cancel_async", strategy, 50);
     CHECK(runs_noting(r, "asynchronous cancellation is not modelled") == 50);
   }
 }
@@ -169,7 +169,7 @@ TEST_CASE("asynchronous cancellation acts as deferred, and every run says so", "
 TEST_CASE("a priority-inheritance mutex is explored as a plain mutex, and every run says so", "[model][notes]") {
   for (const std::string strategy : {"pct", "random"}) {
     TempDir dir;
-    const SeedsRun r = check_all_pass(dir, "pi_mutex", strategy, 100);
+    const SeedsRun r = check_passes_every_seed(dir, "pi_mutex", strategy, 100);
     CHECK(runs_noting(r, "priority-inheritance/priority-protect mutexes are explored as plain mutexes") == 100);
   }
 }
@@ -180,7 +180,7 @@ TEST_CASE("modelled now: writer-preferring rwlocks hold new readers back; futex 
     for (const std::string strategy : {"pct", "random"}) {
       DYNAMIC_SECTION(name << " --strategy " << strategy) {
         TempDir dir;
-        const SeedsRun r = check_all_pass(dir, name, strategy, 200);
+        const SeedsRun r = check_passes_every_seed(dir, name, strategy, 200);
         CHECK(runs_noting(r, "") == 0);  // nothing simplified: no note
       }
     }

@@ -18,7 +18,7 @@ struct Primitive {
   std::vector<std::string> options;    // extra ctrlsched options
 };
 
-void check_all_pass(const Primitive& p, const std::string& strategy, std::uint64_t seeds) {
+void check_primitive_passes(const Primitive& p, const std::string& strategy, std::uint64_t seeds) {
   TempDir dir;
   const fs::path notes = dir / "notes.txt";
   std::vector<std::string> options = {"--seeds", std::to_string(seeds), "-j2", "--strategy", strategy,
@@ -46,7 +46,7 @@ void check_all_pass(const Primitive& p, const std::string& strategy, std::uint64
 void check_primitives(const std::vector<Primitive>& primitives, std::uint64_t seeds) {
   for (const Primitive& p : primitives) {
     for (const std::string strategy : {"pct", "random"}) {
-      DYNAMIC_SECTION(p.program << " --strategy " << strategy) { check_all_pass(p, strategy, seeds); }
+      DYNAMIC_SECTION(p.program << " --strategy " << strategy) { check_primitive_passes(p, strategy, seeds); }
     }
   }
 }
@@ -87,7 +87,7 @@ TEST_CASE("--spurious-wakeups has an effect: a wait without a predicate loop fai
           "[primitives][waits]") {
   for (const std::string strategy : {"pct", "random"}) {
     DYNAMIC_SECTION("without the flag, --strategy " << strategy) {
-      check_all_pass({"spurious_no_loop", {}, {}}, strategy, 250);
+      check_primitive_passes({"spurious_no_loop", {}, {}}, strategy, 250);
     }
     DYNAMIC_SECTION("with the flag, --strategy " << strategy) {
       TempDir dir;

@@ -17,7 +17,8 @@ const std::vector<std::string> kShardVariables = {"CTRLSCHED_SHARD",       "JOB_
                                                   "CTRLSCHED_SHARD_COUNT", "SLURM_ARRAY_TASK_ID",
                                                   "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN"};
 
-Json read_json(const fs::path& path) {
+// A --json report; null when it is missing or not JSON (the test checks is_object()).
+Json read_json_or_null(const fs::path& path) {
   std::ifstream in(path);
   if (!in) return Json();
   try {
@@ -69,7 +70,7 @@ TEST_CASE("four shards told their index by CI, Kubernetes, Slurm and --shard mer
         const Process p = run(c);
         INFO(p.describe());
         REQUIRE((p.exit_code == 0 || p.exit_code == 1));
-        const Json shard = read_json(report);
+        const Json shard = read_json_or_null(report);
         REQUIRE(shard.is_object());
         CHECK(shard["summary"]["shard"] == Json{{"index", k + 1}, {"count", 4}});
         CHECK(shard["summary"]["pct_steps"] == single.json["summary"]["pct_steps"]);
@@ -85,7 +86,7 @@ TEST_CASE("four shards told their index by CI, Kubernetes, Slurm and --shard mer
       const Process merged = run(m);
       INFO(merged.describe());
       CHECK(merged.exit_code == single.process.exit_code);
-      const Json merged_json = read_json(dir / "merged.json");
+      const Json merged_json = read_json_or_null(dir / "merged.json");
       REQUIRE(merged_json.is_object());
       const bool same_report = without_elapsed(merged_json) == without_elapsed(single.json);
       CHECK(same_report);
@@ -192,7 +193,7 @@ TEST_CASE("a thread started before main() turns the fork server off, once, with 
     c.cwd = dir.path();
     c.env = {{"LD_PRELOAD", *library}};
     Process process = run(c);  // before reading the report: argument order is unspecified
-    return std::make_pair(std::move(process), read_json(report));
+    return std::make_pair(std::move(process), read_json_or_null(report));
   };
   const auto [served, served_json] = run_with_preload({});
   INFO(served.describe());

@@ -66,7 +66,8 @@ Process run_ctrlsched_in(const TempDir& dir, std::vector<std::string> words, dou
   return run(c);
 }
 
-Json read_json(const fs::path& path) {
+// A --json report; throws (and so fails the test) when it is missing or not JSON.
+Json parse_json_file(const fs::path& path) {
   std::ifstream in(path);
   return Json::parse(in);
 }
@@ -97,8 +98,8 @@ TEST_CASE("--store keeps every run across invocations; report --store renders th
       run_ctrlsched_in(dir, {"report", "--store", store.string(), "--json", (dir / "r.json").string()});
   INFO(report.describe());
   CHECK(report.exit_code == 1);
-  Json a = read_json(dir / "a.json");
-  Json r = read_json(dir / "r.json");
+  Json a = parse_json_file(dir / "a.json");
+  Json r = parse_json_file(dir / "r.json");
   CHECK(r.at("runs") == a.at("runs"));
   CHECK(r.at("groups") == a.at("groups"));
   a["summary"].erase("elapsed_s");
@@ -114,7 +115,7 @@ TEST_CASE("--store keeps every run across invocations; report --store renders th
   CHECK(second.err.find("new build") == std::string::npos);
   const Process both =
       run_ctrlsched_in(dir, {"report", "--store", store.string(), "--json", (dir / "both.json").string()});
-  const Json merged = read_json(dir / "both.json");
+  const Json merged = parse_json_file(dir / "both.json");
   CHECK(merged.at("summary").at("seeds") == 50);
   REQUIRE(merged.at("runs").size() == 50);
   for (std::size_t i = 0; i < 30; ++i) CHECK(merged.at("runs")[i] == a.at("runs")[i]);
@@ -151,8 +152,8 @@ TEST_CASE("merge --into puts the shards' stores together: report --store gives t
       run_ctrlsched_in(dir, {"report", "--store", all.string(), "--json", (dir / "r.json").string()});
   INFO(report.describe());
   CHECK(report.exit_code == 1);
-  const Json expected = read_json(dir / "single.json");
-  const Json merged = read_json(dir / "r.json");
+  const Json expected = parse_json_file(dir / "single.json");
+  const Json merged = parse_json_file(dir / "r.json");
   CHECK(merged.at("runs") == expected.at("runs"));
   CHECK(merged.at("groups") == expected.at("groups"));
   CHECK(merged.at("summary").at("seeds") == 24);
@@ -193,7 +194,7 @@ TEST_CASE("a changed binary starts a new generation and says so in one line", "[
   const Process report = run_ctrlsched_in(dir, {"report", "--store", store.string(), "--json",
                                                 (dir / "r.json").string(), test.string()});
   INFO(report.describe());
-  CHECK(read_json(dir / "r.json").at("summary").at("seeds") == 10);
+  CHECK(parse_json_file(dir / "r.json").at("summary").at("seeds") == 10);
 }
 
 TEST_CASE("localize --store re-ranks the stored runs as --localize ranked them, without re-running seeds", "[store]") {
@@ -208,8 +209,8 @@ TEST_CASE("localize --store re-ranks the stored runs as --localize ranked them, 
                                                "--json", (dir / "b.json").string(), target});
   INFO(again.describe());
   CHECK(again.exit_code == 1);
-  const Json a = read_json(dir / "a.json");
-  const Json b = read_json(dir / "b.json");
+  const Json a = parse_json_file(dir / "a.json");
+  const Json b = parse_json_file(dir / "b.json");
   CHECK(b.at("runs") == a.at("runs"));
   REQUIRE(a.contains("localization"));
   CHECK(b.at("localization") == a.at("localization"));

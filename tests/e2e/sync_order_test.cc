@@ -14,7 +14,7 @@ namespace {
 
 const Json& localized(const SeedsRun& run) { return run.json.at("localization"); }
 
-SeedsRun localize(const TempDir& dir, const std::string& binary_path) {
+SeedsRun localize_binary(const TempDir& dir, const std::string& binary_path) {
   return run_seeds(dir, binary_path, {"--seeds", "200", "--localize", "-j2", "--strategy", "pct"});  // measured with pct
 }
 
@@ -32,7 +32,7 @@ void check_rank_one_confirmed(const Json& first) {
 
 TEST_CASE("sync order: abba_deadlock ranks the lock-order inversion first and explains the cycle", "[sync]") {
   TempDir dir;
-  const SeedsRun r = localize(dir, binary("example_inst", "abba_deadlock"));
+  const SeedsRun r = localize_binary(dir, binary("example_inst", "abba_deadlock"));
   INFO(r.describe());
   REQUIRE(r.json.is_object());
   const Json& loc = localized(r);
@@ -87,7 +87,7 @@ TEST_CASE("sync order: abba_deadlock ranks the lock-order inversion first and ex
 
 TEST_CASE("sync order: a lock-order cycle of three threads is explained and confirmed by forcing", "[sync]") {
   TempDir dir;
-  const SeedsRun r = localize(dir, binary("program_inst", "transfer_ring"));
+  const SeedsRun r = localize_binary(dir, binary("program_inst", "transfer_ring"));
   INFO(r.describe());
   REQUIRE(r.json.is_object());
   const Json& loc = localized(r);
@@ -133,7 +133,7 @@ TEST_CASE("sync order: a lock-order cycle of three threads is explained and conf
 
 TEST_CASE("sync order: missed_signal ranks signal-before-wait first and forcing it loses the wakeup", "[sync]") {
   TempDir dir;
-  const SeedsRun r = localize(dir, binary("example_inst", "missed_signal"));
+  const SeedsRun r = localize_binary(dir, binary("example_inst", "missed_signal"));
   INFO(r.describe());
   REQUIRE(r.json.is_object());
   const Json& loc = localized(r);
@@ -165,7 +165,7 @@ TEST_CASE("sync order: missed_signal ranks signal-before-wait first and forcing 
 
 TEST_CASE("sync order: a flag re-set before the woken waiter re-checked it", "[sync]") {
   TempDir dir;
-  const SeedsRun r = localize(dir, binary("program_inst", "gate_reset"));
+  const SeedsRun r = localize_binary(dir, binary("program_inst", "gate_reset"));
   INFO(r.describe());
   REQUIRE(r.json.is_object());
   const Json& loc = localized(r);

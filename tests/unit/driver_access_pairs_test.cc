@@ -13,7 +13,7 @@ using namespace ctrlsched::driver;
 namespace {
 
 // A zeroed record with room for the summary area, like the driver's memfd.
-struct RecordBuffer {
+struct PairsRecordBuffer {
   std::unique_ptr<std::uint8_t[]> bytes{new std::uint8_t[kLogRegionOffset]()};
   RunRecord& record() { return *reinterpret_cast<RunRecord*>(bytes.get()); }
   AccessPairSummary& summary() { return *reinterpret_cast<AccessPairSummary*>(bytes.get() + kSummaryOffset); }
@@ -22,7 +22,7 @@ struct RecordBuffer {
 }  // namespace
 
 TEST_CASE("no summary unless the collector was asked for and ran", "[access_pairs]") {
-  RecordBuffer buffer;
+  PairsRecordBuffer buffer;
   ClassifyContext raw;
   CHECK_FALSE(read_access_pairs(buffer.record(), raw).has_value());
   buffer.record().config.collectors = kCollectAccessPairs;
@@ -30,7 +30,7 @@ TEST_CASE("no summary unless the collector was asked for and ran", "[access_pair
 }
 
 TEST_CASE("pairs come out in first-seen order with their sites and counts", "[access_pairs]") {
-  RecordBuffer buffer;
+  PairsRecordBuffer buffer;
   RunRecord& record = buffer.record();
   record.config.collectors = kCollectAccessPairs;
   record.modules.count = 1;

@@ -34,7 +34,9 @@ ForcedPattern straddle() {
   return p;
 }
 
-ForcedPattern pair(std::uint64_t first, ForceAccess first_access, std::uint64_t second, ForceAccess second_access) {
+// The order of two accesses: `first` by role 0, then `second` by role 1.
+ForcedPattern two_step_pattern(std::uint64_t first, ForceAccess first_access, std::uint64_t second,
+                               ForceAccess second_access) {
   ForcedPattern p;
   p.directive = order_directive({force_step(first, first_access, 0), force_step(second, second_access, 1)});
   p.step_names = {"first", "second"};
@@ -73,7 +75,7 @@ TEST_CASE("coupled halves: each pair of a two-location order reversed alone", "[
                                             on(3, ForceAccess::Read, 1, 0), on(4, ForceAccess::Read, 1, 1)});
   CHECK(half_reversals(crossed).empty());
   // One location, three locations, a sync step, a pair on one thread: none.
-  CHECK(half_reversals(pair(1, ForceAccess::Write, 2, ForceAccess::Read).directive).empty());
+  CHECK(half_reversals(two_step_pattern(1, ForceAccess::Write, 2, ForceAccess::Read).directive).empty());
   ForceDirective three = straddle().directive;
   three.steps[3].location = 2;
   CHECK(half_reversals(three).empty());
@@ -116,8 +118,8 @@ TEST_CASE("coupled halves: a single pattern that is a needed pair is confirmed a
 
   // Falcon's W1-R2 on the count (inconclusive alone), ConSeq's refuted copy of it, the other
   // straddle's pair (not one of the finding's), and a symptom with the finding's pair.
-  const ForcedPattern count_flow = pair(kAddCount, ForceAccess::Write, kReadCount, ForceAccess::Read);
-  const ForcedPattern other_straddle = pair(kReadCount, ForceAccess::Read, kAddCount, ForceAccess::Write);
+  const ForcedPattern count_flow = two_step_pattern(kAddCount, ForceAccess::Write, kReadCount, ForceAccess::Read);
+  const ForcedPattern other_straddle = two_step_pattern(kReadCount, ForceAccess::Read, kAddCount, ForceAccess::Write);
   ForcedPattern symptom = count_flow;
   symptom.symptom = true;
   ConfirmationResult alone = forced_result(8, 1, 0.30);
@@ -154,8 +156,8 @@ TEST_CASE("coupled halves: a pair not shown to be needed confirms nothing", "[ve
   ConfirmationResult finding = forced_result(8, 8, 0.30);
   finding.halves = {reversed(r[1], 8, 7, finding)};  // reversed, the count's pair fails as often
   ConfirmationResult alone = forced_result(8, 1, 0.30);
-  const std::vector<ForcedPattern> patterns = {pair(kAddCount, ForceAccess::Write, kReadCount, ForceAccess::Read),
-                                               finding_pattern};
+  const std::vector<ForcedPattern> patterns = {
+      two_step_pattern(kAddCount, ForceAccess::Write, kReadCount, ForceAccess::Read), finding_pattern};
   std::vector<ConfirmationResult*> results = {&alone, &finding};
   confirm_coupled_parts(patterns, results);
   CHECK(alone.verdict == Verdict::Inconclusive);

@@ -13,7 +13,7 @@ using ctrlsched::driver::ddmin;
 
 namespace {
 
-bool has(const Configuration& c, std::size_t e) { return std::binary_search(c.begin(), c.end(), e); }
+bool holds(const Configuration& c, std::size_t e) { return std::binary_search(c.begin(), c.end(), e); }
 
 // Counts calls and checks no configuration is tested twice.
 struct CountingTest {
@@ -33,7 +33,7 @@ struct CountingTest {
   }
 };
 
-ctrlsched::driver::DdminResult run(std::size_t count, std::size_t batch, CountingTest& test) {
+ctrlsched::driver::DdminResult run_ddmin(std::size_t count, std::size_t batch, CountingTest& test) {
   return ddmin(count, batch, [&](const std::vector<Configuration>& b) { return test(b); });
 }
 
@@ -41,8 +41,8 @@ ctrlsched::driver::DdminResult run(std::size_t count, std::size_t batch, Countin
 
 TEST_CASE("ddmin finds the two elements a monotonic failure needs", "[ddmin]") {
   for (const std::size_t batch : {1u, 2u, 5u, 16u}) {
-    CountingTest test{[](const Configuration& c) { return has(c, 3) && has(c, 7); }};
-    const auto result = run(10, batch, test);
+    CountingTest test{[](const Configuration& c) { return holds(c, 3) && holds(c, 7); }};
+    const auto result = run_ddmin(10, batch, test);
     CHECK(result.minimal == Configuration{3, 7});
     CHECK(result.tests == test.runs);
     CHECK_FALSE(test.repeated);
@@ -51,14 +51,14 @@ TEST_CASE("ddmin finds the two elements a monotonic failure needs", "[ddmin]") {
 
 TEST_CASE("ddmin returns the empty configuration when it fails too, after one test", "[ddmin]") {
   CountingTest test{[](const Configuration&) { return true; }};
-  const auto result = run(6, 1, test);
+  const auto result = run_ddmin(6, 1, test);
   CHECK(result.minimal.empty());
   CHECK(result.tests == 1);
 }
 
 TEST_CASE("ddmin with a single element keeps it when the empty configuration passes", "[ddmin]") {
   CountingTest test{[](const Configuration& c) { return !c.empty(); }};
-  const auto result = run(1, 1, test);
+  const auto result = run_ddmin(1, 1, test);
   CHECK(result.minimal == Configuration{0});
   CHECK(result.tests == 1);
 }
@@ -68,20 +68,20 @@ TEST_CASE("ddmin on a non-monotonic failure: a subset fails although its superse
   // go down to quarters, where it finds {1}.
   const auto fails = [](const Configuration& c) { return c == Configuration{0, 1, 2, 3} || c == Configuration{1}; };
   CountingTest sequential{fails};
-  const auto one = run(4, 1, sequential);
+  const auto one = run_ddmin(4, 1, sequential);
   CHECK(one.minimal == Configuration{1});
   CHECK(one.tests == 5);  // {}, {0,1}, {2,3}, {0}, {1}
   CountingTest parallel{fails};
-  const auto four = run(4, 4, parallel);
+  const auto four = run_ddmin(4, 4, parallel);
   CHECK(four.minimal == Configuration{1});
   CHECK(four.tests == 7);  // {}, {0,1}, {2,3}, then {0} {1} {2} {3} in one batch
 }
 
 TEST_CASE("ddmin takes a failing complement and keeps going", "[ddmin]") {
   // Fails iff 0 and 5 are both in, or the configuration is {2, 4, 5} exactly.
-  const auto fails = [](const Configuration& c) { return (has(c, 0) && has(c, 5)) || c == Configuration{2, 4, 5}; };
+  const auto fails = [](const Configuration& c) { return (holds(c, 0) && holds(c, 5)) || c == Configuration{2, 4, 5}; };
   CountingTest test{fails};
-  const auto result = run(6, 1, test);
+  const auto result = run_ddmin(6, 1, test);
   CHECK(result.minimal == Configuration{0, 5});
 }
 
@@ -95,9 +95,9 @@ TEST_CASE("ddmin results are 1-minimal and independent of the batch size", "[ddm
       return ctrlsched::Prng(h).below(3) == 0;  // arbitrary, far from monotonic
     };
     CountingTest a{fails}, b{fails}, c{fails};
-    const auto r1 = run(count, 1, a);
-    const auto r3 = run(count, 3, b);
-    const auto r8 = run(count, 8, c);
+    const auto r1 = run_ddmin(count, 1, a);
+    const auto r3 = run_ddmin(count, 3, b);
+    const auto r8 = run_ddmin(count, 8, c);
     INFO("seed " << seed);
     CHECK(r1.minimal == r3.minimal);
     CHECK(r1.minimal == r8.minimal);

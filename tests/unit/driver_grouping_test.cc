@@ -10,7 +10,7 @@ using namespace ctrlsched::driver;
 
 namespace {
 
-RunResult run(std::uint64_t seed, OutcomeKind kind = OutcomeKind::Pass, std::string signature = "") {
+RunResult seed_result(std::uint64_t seed, OutcomeKind kind = OutcomeKind::Pass, std::string signature = "") {
   RunResult r;
   r.seed = seed;
   r.kind = kind;
@@ -46,8 +46,12 @@ TEST_CASE("replay commands repeat the target and arguments as written") {
 }
 
 TEST_CASE("failures group by signature, ordered by first seed") {
-  const std::vector<RunResult> runs = {run(0), run(1, OutcomeKind::Assertion, "A"), run(2, OutcomeKind::Deadlock, "D"),
-                                       run(3, OutcomeKind::Assertion, "A"), run(4), run(5, OutcomeKind::Assertion, "B")};
+  const std::vector<RunResult> runs = {seed_result(0),
+                                       seed_result(1, OutcomeKind::Assertion, "A"),
+                                       seed_result(2, OutcomeKind::Deadlock, "D"),
+                                       seed_result(3, OutcomeKind::Assertion, "A"),
+                                       seed_result(4),
+                                       seed_result(5, OutcomeKind::Assertion, "B")};
   const auto groups = group_failures(runs, TestCommand{"./t", {}});
   REQUIRE(groups.size() == 3);
   CHECK(groups[0].signature == "A");

@@ -22,8 +22,9 @@ const TableSymbolizer::Table kHtmlSites = {
 
 constexpr auto kMutex = static_cast<std::uint16_t>(WaitKind::Mutex);
 
-TraceEvent event(EventKind kind, std::uint32_t thread, std::uint64_t site, std::uint64_t address = 0,
-                 std::uint16_t aux = 0) {
+// A 4-byte event with its aux field (the wait kind of an Acquire or Block).
+TraceEvent event_with_aux(EventKind kind, std::uint32_t thread, std::uint64_t site, std::uint64_t address = 0,
+                          std::uint16_t aux = 0) {
   return TraceEvent{static_cast<std::uint8_t>(kind), 4, aux, thread, address, site};
 }
 
@@ -33,11 +34,15 @@ localize::Trace deadlock_trace() {
   trace.handle = "5:random@abc";
   trace.modules.push_back({"/bin/t", 0, 0x10000});
   trace.events = {
-      event(EventKind::ThreadCreate, 0, 0x101, 1), event(EventKind::ThreadCreate, 0, 0x101, 2),
-      event(EventKind::Switch, 0, 0, 1),           event(EventKind::Acquire, 1, 0x201, 0xA, kMutex),
-      event(EventKind::Switch, 1, 0, 2),           event(EventKind::Acquire, 2, 0x301, 0xB, kMutex),
-      event(EventKind::Block, 2, 0x301, 0xA, kMutex), event(EventKind::Switch, 2, 0, 1),
-      event(EventKind::Block, 1, 0x211, 0xB, kMutex),
+      event_with_aux(EventKind::ThreadCreate, 0, 0x101, 1),
+      event_with_aux(EventKind::ThreadCreate, 0, 0x101, 2),
+      event_with_aux(EventKind::Switch, 0, 0, 1),
+      event_with_aux(EventKind::Acquire, 1, 0x201, 0xA, kMutex),
+      event_with_aux(EventKind::Switch, 1, 0, 2),
+      event_with_aux(EventKind::Acquire, 2, 0x301, 0xB, kMutex),
+      event_with_aux(EventKind::Block, 2, 0x301, 0xA, kMutex),
+      event_with_aux(EventKind::Switch, 2, 0, 1),
+      event_with_aux(EventKind::Block, 1, 0x211, 0xB, kMutex),
   };
   return trace;
 }
@@ -48,10 +53,11 @@ localize::Trace lost_update_trace() {
   trace.handle = "7:pct@def";
   trace.modules.push_back({"/bin/t", 0, 0x10000});
   for (int round = 0; round < 2; ++round) {
-    for (const TraceEvent& e : {event(EventKind::Read, 1, 0x201), event(EventKind::Switch, 1, 0, 2),
-                                event(EventKind::Read, 2, 0x201), event(EventKind::Write, 2, 0x201),
-                                event(EventKind::Switch, 2, 0, 1), event(EventKind::Write, 1, 0x201),
-                                event(EventKind::Read, 1, 0x101)}) {
+    for (const TraceEvent& e :
+         {event_with_aux(EventKind::Read, 1, 0x201), event_with_aux(EventKind::Switch, 1, 0, 2),
+          event_with_aux(EventKind::Read, 2, 0x201), event_with_aux(EventKind::Write, 2, 0x201),
+          event_with_aux(EventKind::Switch, 2, 0, 1), event_with_aux(EventKind::Write, 1, 0x201),
+          event_with_aux(EventKind::Read, 1, 0x101)}) {
       trace.events.push_back(e);
     }
   }

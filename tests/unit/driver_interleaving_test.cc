@@ -18,7 +18,7 @@ const TableSymbolizer::Table kInterleavingSites = {
     {0x300, {"helper", "/src/u.c", 5}},
 };
 
-localize::Trace sample_trace() {
+localize::Trace interleaving_trace() {
   localize::Trace trace;
   trace.modules.push_back({"/bin/t", 0, 0x10000});
   trace.events = {
@@ -54,7 +54,7 @@ TEST_CASE("the interleaving lists each thread's lines between switches and marks
       "T2 runs t.c:22 (worker), t.c:20-22 (worker)",
       "T1 runs t.c:22 (worker), t+0x999",
   };
-  CHECK(driver::render_interleaving(sample_trace(), log, symbolizer) == expected);
+  CHECK(driver::render_interleaving(interleaving_trace(), log, symbolizer) == expected);
 }
 
 TEST_CASE("a switch log that does not line up with the trace marks nothing from there on", "[interleaving]") {
@@ -63,7 +63,7 @@ TEST_CASE("a switch log that does not line up with the trace marks nothing from 
       make_switch_point(SwitchKind::Preempt, 1, 3, 2),
   };
   TableSymbolizer symbolizer(kInterleavingSites);
-  const std::vector<std::string> lines = driver::render_interleaving(sample_trace(), log, symbolizer);
+  const std::vector<std::string> lines = driver::render_interleaving(interleaving_trace(), log, symbolizer);
   REQUIRE(lines.size() == 4);
   CHECK(lines[1] == "T1 runs t.c:20 (worker), u.c:5 (helper)");
   CHECK(lines[2] == "T2 runs t.c:22 (worker), t.c:20-22 (worker)");

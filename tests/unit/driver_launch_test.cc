@@ -11,7 +11,7 @@ using namespace ctrlsched::driver;
 
 namespace {
 
-bool has(const std::vector<std::string>& env, const std::string& entry) {
+bool has_entry(const std::vector<std::string>& env, const std::string& entry) {
   return std::find(env.begin(), env.end(), entry) != env.end();
 }
 
@@ -20,12 +20,12 @@ bool has(const std::vector<std::string>& env, const std::string& entry) {
 TEST_CASE("the child environment preloads the shim and passes the record descriptor") {
   const char* parent[] = {"PATH=/bin", "HOME=/root", nullptr};
   const auto env = child_environment(parent, "/lib/shim.so", 7);
-  CHECK(has(env, "PATH=/bin"));
-  CHECK(has(env, "HOME=/root"));
-  CHECK(has(env, "LD_PRELOAD=/lib/shim.so"));
-  CHECK(has(env, "CTRLSCHED_RECORD_FD=7"));
-  CHECK(has(env, "GLIBC_TUNABLES=glibc.malloc.arena_max=1:glibc.malloc.tcache_count=0"));
-  CHECK(has(env, "CTRLSCHED_TRACE_FD=none"));  // said even when not tracing: same environment size in every mode
+  CHECK(has_entry(env, "PATH=/bin"));
+  CHECK(has_entry(env, "HOME=/root"));
+  CHECK(has_entry(env, "LD_PRELOAD=/lib/shim.so"));
+  CHECK(has_entry(env, "CTRLSCHED_RECORD_FD=7"));
+  CHECK(has_entry(env, "GLIBC_TUNABLES=glibc.malloc.arena_max=1:glibc.malloc.tcache_count=0"));
+  CHECK(has_entry(env, "CTRLSCHED_TRACE_FD=none"));  // said even when not tracing: same environment size in every mode
   CHECK(env.size() == 6);
 }
 
@@ -33,12 +33,12 @@ TEST_CASE("existing LD_PRELOAD and GLIBC_TUNABLES are kept; stale descriptors ar
   const char* parent[] = {"LD_PRELOAD=/x/other.so", "GLIBC_TUNABLES=glibc.foo=1", "CTRLSCHED_RECORD_FD=3",
                           "CTRLSCHED_TRACE_FD=4", "LD_PRELOADX=keep", nullptr};
   const auto env = child_environment(parent, "/lib/shim.so", 9);
-  CHECK(has(env, "LD_PRELOAD=/lib/shim.so:/x/other.so"));
-  CHECK(has(env, "GLIBC_TUNABLES=glibc.foo=1:glibc.malloc.arena_max=1:glibc.malloc.tcache_count=0"));
-  CHECK(has(env, "CTRLSCHED_RECORD_FD=9"));
-  CHECK_FALSE(has(env, "CTRLSCHED_RECORD_FD=3"));
-  CHECK_FALSE(has(env, "CTRLSCHED_TRACE_FD=4"));
-  CHECK(has(env, "LD_PRELOADX=keep"));
+  CHECK(has_entry(env, "LD_PRELOAD=/lib/shim.so:/x/other.so"));
+  CHECK(has_entry(env, "GLIBC_TUNABLES=glibc.foo=1:glibc.malloc.arena_max=1:glibc.malloc.tcache_count=0"));
+  CHECK(has_entry(env, "CTRLSCHED_RECORD_FD=9"));
+  CHECK_FALSE(has_entry(env, "CTRLSCHED_RECORD_FD=3"));
+  CHECK_FALSE(has_entry(env, "CTRLSCHED_TRACE_FD=4"));
+  CHECK(has_entry(env, "LD_PRELOADX=keep"));
 }
 
 TEST_CASE("frames split at the last '+0x'; free text stays free text") {

@@ -9,8 +9,8 @@ namespace locon = ctrlsched::localize::locon;
 
 namespace {
 
-AccessPairResult pair(std::uint64_t head_site, bool head_write, std::uint64_t tail_site, bool tail_write,
-                      std::uint32_t head_thread, std::uint32_t tail_thread, std::uint32_t location) {
+AccessPairResult access_pair(std::uint64_t head_site, bool head_write, std::uint64_t tail_site, bool tail_write,
+                             std::uint32_t head_thread, std::uint32_t tail_thread, std::uint32_t location) {
   AccessPairResult p;
   p.head = std::string(head_write ? "W " : "R ") + "site" + std::to_string(head_site);
   p.tail = std::string(tail_write ? "W " : "R ") + "site" + std::to_string(tail_site);
@@ -25,7 +25,7 @@ AccessPairResult pair(std::uint64_t head_site, bool head_write, std::uint64_t ta
   return p;
 }
 
-RunResult run(OutcomeKind kind, std::vector<AccessPairResult> pairs) {
+RunResult pairs_run(OutcomeKind kind, std::vector<AccessPairResult> pairs) {
   RunResult r;
   r.kind = kind;
   r.access_pairs = AccessPairs{};
@@ -36,10 +36,11 @@ RunResult run(OutcomeKind kind, std::vector<AccessPairResult> pairs) {
 }  // namespace
 
 TEST_CASE("Locon input: the failing run against every passing run with a summary", "[locon_report]") {
-  std::vector<RunResult> runs{run(OutcomeKind::Pass, {pair(10, true, 20, false, 1, 2, 0)}),
-                              run(OutcomeKind::Signal, {}),
+  std::vector<RunResult> runs{pairs_run(OutcomeKind::Pass, {access_pair(10, true, 20, false, 1, 2, 0)}),
+                              pairs_run(OutcomeKind::Signal, {}),
                               RunResult{},  // passing, without a summary: left out
-                              run(OutcomeKind::Pass, {pair(10, true, 20, false, 1, 2, 0), pair(11, true, 21, false, 1, 2, 1)})};
+                              pairs_run(OutcomeKind::Pass, {access_pair(10, true, 20, false, 1, 2, 0),
+                                                            access_pair(11, true, 21, false, 1, 2, 1)})};
   const auto input = locon_input(runs, 1);
   REQUIRE(input.has_value());
   CHECK(input->failed.pairs.empty());

@@ -17,8 +17,8 @@ using ctrlsched::driver::testing::parse;
 
 namespace {
 
-// The usage error message for `args` (fails the test if parsing succeeds).
-std::string usage(std::vector<std::string> args) {
+// The usage error message for `args`, which must be one line (fails the test if parsing succeeds).
+std::string usage_line(std::vector<std::string> args) {
   try {
     parse_command_line(args);
   } catch (const DriverError& e) {
@@ -116,51 +116,55 @@ TEST_CASE("without --strategy: the portfolio, or pct / random when their options
 TEST_CASE("--surw-uniform: a percent for surw only") {
   CHECK(spec_from_options(parse({"--strategy", "surw", "--surw-uniform", "50", "./t"}).options).surw_uniform_percent == 50);
   CHECK(spec_from_options(parse({"--strategy", "surw", "./t"}).options).surw_uniform_percent == 0);
-  CHECK(usage({"--surw-uniform", "50", "./t"}) == "--surw-uniform only applies to --strategy surw");
-  CHECK(usage({"--strategy", "pos", "--surw-uniform", "50", "./t"}) == "--surw-uniform only applies to --strategy surw");
-  CHECK(usage({"--strategy", "surw", "--surw-uniform", "101", "./t"}) == "--surw-uniform is a percent: at most 100");
+  CHECK(usage_line({"--surw-uniform", "50", "./t"}) == "--surw-uniform only applies to --strategy surw");
+  CHECK(usage_line({"--strategy", "pos", "--surw-uniform", "50", "./t"}) == "--surw-uniform only applies to --strategy surw");
+  CHECK(usage_line({"--strategy", "surw", "--surw-uniform", "101", "./t"}) ==
+        "--surw-uniform is a percent: at most 100");
 }
 
 TEST_CASE("bad command lines are one-line usage errors") {
-  CHECK(usage({}) == "missing the test program to run");
-  CHECK(usage({"--seeds", "abc", "./t"}) == "--seeds expects a whole number, got 'abc'");
-  CHECK(usage({"--seeds", "-5", "./t"}) == "--seeds expects a non-negative whole number, got '-5'");
-  CHECK(usage({"--seeds", "0", "./t"}) == "--seeds must be at least 1");
-  CHECK(usage({"--seeds=5x", "./t"}) == "--seeds expects a whole number, got '5x'");
-  CHECK(usage({"--seeds", "+5", "./t"}) == "--seeds expects a whole number, got '+5'");
-  CHECK(usage({"--seeds"}) == "option '--seeds' needs a value (N)");
-  CHECK(usage({"--strategy", "bfs", "./t"}) == "unknown strategy 'bfs' (expected portfolio, random, pct, pos, surw or dfs)");
-  CHECK(usage({"--strategy", "dfs", "--seeds", "5", "./t"}) == "--seeds does not apply to --strategy dfs");
-  CHECK(usage({"--max-schedules", "5", "./t"}) == "--max-schedules only applies to --strategy dfs");
-  CHECK(usage({"replay", "--seed", "1", "--strategy", "dfs", "./t"}) ==
+  CHECK(usage_line({}) == "missing the test program to run");
+  CHECK(usage_line({"--seeds", "abc", "./t"}) == "--seeds expects a whole number, got 'abc'");
+  CHECK(usage_line({"--seeds", "-5", "./t"}) == "--seeds expects a non-negative whole number, got '-5'");
+  CHECK(usage_line({"--seeds", "0", "./t"}) == "--seeds must be at least 1");
+  CHECK(usage_line({"--seeds=5x", "./t"}) == "--seeds expects a whole number, got '5x'");
+  CHECK(usage_line({"--seeds", "+5", "./t"}) == "--seeds expects a whole number, got '+5'");
+  CHECK(usage_line({"--seeds"}) == "option '--seeds' needs a value (N)");
+  CHECK(usage_line({"--strategy", "bfs", "./t"}) == "unknown strategy 'bfs' (expected portfolio, random, pct, pos, surw or dfs)");
+  CHECK(usage_line({"--strategy", "dfs", "--seeds", "5", "./t"}) == "--seeds does not apply to --strategy dfs");
+  CHECK(usage_line({"--max-schedules", "5", "./t"}) == "--max-schedules only applies to --strategy dfs");
+  CHECK(usage_line({"replay", "--seed", "1", "--strategy", "dfs", "./t"}) ==
         "--strategy dfs explores many schedules; replay one of them by the handle or schedule file it reported");
-  CHECK(usage({"--frobnicate", "./t"}) == "unknown option '--frobnicate'");
-  CHECK(usage({"-x", "./t"}) == "unknown option '-x'");
-  CHECK(usage({"--quiet=yes", "./t"}) == "option '--quiet' takes no value");
-  CHECK(usage({"--timeout", "0", "./t"}) == "--timeout must be more than 0 seconds");
-  CHECK(usage({"--timeout", "nan", "./t"}) == "--timeout expects a number of seconds, got 'nan'");
-  CHECK(usage({"--points", "all", "./t"}) == "--points expects sync, accesses or auto, got 'all'");
-  CHECK(usage({"--strategy", "pct", "--preemption-bound", "2", "./t"}) == "--preemption-bound only applies to --strategy random or dfs");
-  CHECK(usage({"--strategy", "pos", "--depth", "2", "./t"}) == "--depth only applies to --strategy pct");
+  CHECK(usage_line({"--frobnicate", "./t"}) == "unknown option '--frobnicate'");
+  CHECK(usage_line({"-x", "./t"}) == "unknown option '-x'");
+  CHECK(usage_line({"--quiet=yes", "./t"}) == "option '--quiet' takes no value");
+  CHECK(usage_line({"--timeout", "0", "./t"}) == "--timeout must be more than 0 seconds");
+  CHECK(usage_line({"--timeout", "nan", "./t"}) == "--timeout expects a number of seconds, got 'nan'");
+  CHECK(usage_line({"--points", "all", "./t"}) == "--points expects sync, accesses or auto, got 'all'");
+  CHECK(usage_line({"--strategy", "pct", "--preemption-bound", "2", "./t"}) == "--preemption-bound only applies to --strategy random or dfs");
+  CHECK(usage_line({"--strategy", "pos", "--depth", "2", "./t"}) == "--depth only applies to --strategy pct");
   // Without --strategy, --depth selects pct (imply_strategy), which takes no preemption bound.
-  CHECK(usage({"--depth", "2", "--preemption-bound", "2", "./t"}) == "--preemption-bound only applies to --strategy random or dfs");
-  CHECK(usage({"--strategy", "random", "--pct-steps", "9", "./t"}) == "--pct-steps only applies to --strategy pct");
-  CHECK(usage({"--depth", "1001", "./t"}) == "--depth must be at most 1000");
-  CHECK(usage({"--seed", "3", "./t"}) == "--seed is only valid with 'ctrlsched replay' or 'ctrlsched trace'");
-  CHECK(usage({"--seeds", "99999999999999999999999", "./t"}) == "--seeds value '99999999999999999999999' is too large");
-  CHECK(usage({"--seed-start", "18446744073709551615", "--seeds", "2", "./t"}).find("largest seed") != std::string::npos);
+  CHECK(usage_line({"--depth", "2", "--preemption-bound", "2", "./t"}) == "--preemption-bound only applies to --strategy random or dfs");
+  CHECK(usage_line({"--strategy", "random", "--pct-steps", "9", "./t"}) ==
+        "--pct-steps only applies to --strategy pct");
+  CHECK(usage_line({"--depth", "1001", "./t"}) == "--depth must be at most 1000");
+  CHECK(usage_line({"--seed", "3", "./t"}) == "--seed is only valid with 'ctrlsched replay' or 'ctrlsched trace'");
+  CHECK(usage_line({"--seeds", "99999999999999999999999", "./t"}) ==
+        "--seeds value '99999999999999999999999' is too large");
+  CHECK(usage_line({"--seed-start", "18446744073709551615", "--seeds", "2", "./t"}).find("largest seed") != std::string::npos);
 }
 
 TEST_CASE("replay misuse is a usage error") {
-  CHECK(usage({"replay", "./t"}).find("'./t' is not a handle") != std::string::npos);
-  CHECK(usage({"replay", "1:pct:d3:k4"}) == "missing the test program to run");
-  CHECK(usage({"replay", "--seed", "1", "--schedule", "f", "./t"}) == "give only one of --seed and --schedule");
-  CHECK(usage({"replay", "1:pct:d3:k4", "--depth", "2", "./t"}) ==
+  CHECK(usage_line({"replay", "./t"}).find("'./t' is not a handle") != std::string::npos);
+  CHECK(usage_line({"replay", "1:pct:d3:k4"}) == "missing the test program to run");
+  CHECK(usage_line({"replay", "--seed", "1", "--schedule", "f", "./t"}) == "give only one of --seed and --schedule");
+  CHECK(usage_line({"replay", "1:pct:d3:k4", "--depth", "2", "./t"}) ==
         "--depth cannot be combined with a handle: it already fixes the run");
-  CHECK(usage({"replay", "--schedule", "f", "--strategy", "random", "./t"}) ==
+  CHECK(usage_line({"replay", "--schedule", "f", "--strategy", "random", "./t"}) ==
         "--strategy cannot be combined with --schedule: it already fixes the run");
-  CHECK(usage({"replay", "--seed", "1", "-j", "2", "./t"}) == "--jobs cannot be used with 'ctrlsched replay'");
-  CHECK(usage({"replay", "--seed", "1", "--seeds", "2", "./t"}) == "--seeds cannot be used with 'ctrlsched replay'");
+  CHECK(usage_line({"replay", "--seed", "1", "-j", "2", "./t"}) == "--jobs cannot be used with 'ctrlsched replay'");
+  CHECK(usage_line({"replay", "--seed", "1", "--seeds", "2", "./t"}) ==
+        "--seeds cannot be used with 'ctrlsched replay'");
 }
 
 TEST_CASE("--help and --version need no target") {
@@ -192,12 +196,12 @@ TEST_CASE("localization options: defaults, values and the --localize requirement
   CHECK(*cl.options.spectra == SpectraLevel::Level2);
   CHECK(*cl.options.failure_site == "log_error,die");
 
-  CHECK(usage({"--window", "4", "./t"}).find("only apply with --localize") != std::string::npos);
-  CHECK(usage({"--localize", "--window", "1", "./t"}).find("between 2 and 16") != std::string::npos);
-  CHECK(usage({"--localize", "--window", "17", "./t"}).find("between 2 and 16") != std::string::npos);
-  CHECK(usage({"--localize", "--score", "dice", "./t"}).find("jaccard, tarantula or ochiai") != std::string::npos);
-  CHECK(usage({"--localize", "--procedure", "IV", "./t"}).find("auto, I, II or III") != std::string::npos);
-  CHECK(usage({"--localize", "--spectra", "level3", "./t"}).find("none, level1 or level2") != std::string::npos);
-  CHECK(usage({"--localize", "--failure-site", ",", "./t"}).find("at least one function") != std::string::npos);
-  CHECK(usage({"replay", "--seed", "1", "--localize", "./t"}).find("cannot be used with") != std::string::npos);
+  CHECK(usage_line({"--window", "4", "./t"}).find("only apply with --localize") != std::string::npos);
+  CHECK(usage_line({"--localize", "--window", "1", "./t"}).find("between 2 and 16") != std::string::npos);
+  CHECK(usage_line({"--localize", "--window", "17", "./t"}).find("between 2 and 16") != std::string::npos);
+  CHECK(usage_line({"--localize", "--score", "dice", "./t"}).find("jaccard, tarantula or ochiai") != std::string::npos);
+  CHECK(usage_line({"--localize", "--procedure", "IV", "./t"}).find("auto, I, II or III") != std::string::npos);
+  CHECK(usage_line({"--localize", "--spectra", "level3", "./t"}).find("none, level1 or level2") != std::string::npos);
+  CHECK(usage_line({"--localize", "--failure-site", ",", "./t"}).find("at least one function") != std::string::npos);
+  CHECK(usage_line({"replay", "--seed", "1", "--localize", "./t"}).find("cannot be used with") != std::string::npos);
 }

@@ -239,3 +239,5 @@ TEST_CASE("the watchdog note") {
         "the watchdog released T1, blocked outside the model in system call 0 at /bin/t+0x40 (2 times): not "
         "reproducible bit for bit, the released thread ran uncontrolled");
 }
+
+#undef SET

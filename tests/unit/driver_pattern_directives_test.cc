@@ -29,8 +29,8 @@ void check_steps(const ForceDirective& d, std::initializer_list<Expected> expect
   }
 }
 
-locon::PairKey pair(std::uint64_t head, bool head_write, std::uint32_t head_thread, std::uint64_t tail,
-                    bool tail_write, std::uint32_t tail_thread) {
+locon::PairKey pair_key(std::uint64_t head, bool head_write, std::uint32_t head_thread, std::uint64_t tail,
+                        bool tail_write, std::uint32_t tail_thread) {
   return {{head, head_write, head_thread, 0}, {tail, tail_write, tail_thread, 0}};
 }
 
@@ -67,7 +67,7 @@ TEST_CASE("a Locon procedure II finding forces the reported (reversed) pair") {
   locon::Finding finding;
   finding.procedure = locon::Procedure::II;
   finding.level = locon::Level::Pc;
-  finding.pairs = {pair(0x28, false, 0, 0x38, true, 0)};
+  finding.pairs = {pair_key(0x28, false, 0, 0x38, true, 0)};
   const auto d = locon_directive(finding);
   REQUIRE(d);
   check_steps(*d, {{0x28, ForceAccess::Read, 0}, {0x38, ForceAccess::Write, 1}});
@@ -78,7 +78,7 @@ TEST_CASE("a Locon procedure II coupled finding forces its partner, then the cul
   locon::Finding finding;
   finding.procedure = locon::Procedure::II;
   finding.level = locon::Level::Pc;
-  finding.pairs = {pair(0x31, false, 0, 0x27, true, 0), pair(0x24, true, 0, 0x31, false, 0)};
+  finding.pairs = {pair_key(0x31, false, 0, 0x27, true, 0), pair_key(0x24, true, 0, 0x31, false, 0)};
   const auto d = locon_directive(finding);
   REQUIRE(d);
   check_steps(*d, {{0x24, ForceAccess::Write, 0},
@@ -98,7 +98,7 @@ TEST_CASE("a Locon procedure II coupled finding whose culprit comes first in pro
   locon::Finding finding;
   finding.procedure = locon::Procedure::II;
   finding.level = locon::Level::Pc;
-  finding.pairs = {pair(39, false, 0, 22, true, 0), pair(25, true, 0, 42, false, 0)};
+  finding.pairs = {pair_key(39, false, 0, 22, true, 0), pair_key(25, true, 0, 42, false, 0)};
   finding.culprit_first = true;
   const auto d = locon_directive(finding);
   REQUIRE(d);
@@ -112,7 +112,7 @@ TEST_CASE("a Locon procedure III finding forces both pairs; roles follow threads
   finding.procedure = locon::Procedure::III;
   finding.level = locon::Level::Tid;
   // W T1 x → R T2 x, then R T2 y → W T1 y
-  finding.pairs = {pair(0x35, true, 1, 0x49, false, 2), pair(0x4a, false, 2, 0x38, true, 1)};
+  finding.pairs = {pair_key(0x35, true, 1, 0x49, false, 2), pair_key(0x4a, false, 2, 0x38, true, 1)};
   auto d = locon_directive(finding);
   REQUIRE(d);
   check_steps(*d, {{0x35, ForceAccess::Write, 0},
@@ -143,7 +143,7 @@ TEST_CASE("a Locon procedure III finding forces both pairs; roles follow threads
   CHECK(other->steps[2].location == 1);
   // Only for the pc-level guess: not for a finding whose threads were known, nor a single pair.
   finding.level = locon::Level::Tid;
-  finding.pairs = {pair(0x35, true, 1, 0x49, false, 2), pair(0x4a, false, 1, 0x38, true, 2)};
+  finding.pairs = {pair_key(0x35, true, 1, 0x49, false, 2), pair_key(0x4a, false, 1, 0x38, true, 2)};
   d = locon_directive(finding);
   REQUIRE(d);
   CHECK(d->steps[2].role == 0);

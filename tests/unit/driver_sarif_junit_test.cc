@@ -50,7 +50,7 @@ Report two_group_report() {
 const TableSymbolizer::Table kSarifSites = {
     {0x100, {"main", "/src/t.c", 10}}, {0x200, {"worker", "/src/t.c", 20}}, {0x210, {"worker", "/src/t.c", 22}}};
 
-localize::Trace sample_trace() {
+localize::Trace thread_flow_trace() {
   localize::Trace trace;
   trace.handle = "3:random@abc";
   trace.modules.push_back({"/bin/t", 0, 0x10000});
@@ -68,7 +68,7 @@ localize::Trace sample_trace() {
 
 TEST_CASE("thread_flow: one step per thread and line, switches flagged, unknown sites by module", "[sarif]") {
   TableSymbolizer symbolizer(kSarifSites);
-  const ThreadFlow flow = thread_flow(sample_trace(), symbolizer, 100);
+  const ThreadFlow flow = thread_flow(thread_flow_trace(), symbolizer, 100);
   REQUIRE(flow.steps.size() == 4);
   CHECK(flow.handle == "3:random@abc");
   CHECK(flow.steps[0].thread == 0);
@@ -85,7 +85,7 @@ TEST_CASE("thread_flow: one step per thread and line, switches flagged, unknown 
   CHECK(flow.steps[3].switched_to);
   CHECK_FALSE(flow.truncated);
 
-  const ThreadFlow cut = thread_flow(sample_trace(), symbolizer, 2);
+  const ThreadFlow cut = thread_flow(thread_flow_trace(), symbolizer, 2);
   CHECK(cut.steps.size() == 2);
   CHECK(cut.truncated);
 }
@@ -93,7 +93,7 @@ TEST_CASE("thread_flow: one step per thread and line, switches flagged, unknown 
 TEST_CASE("SARIF: one result per group with rule, location, codeFlow per thread and confirmed pattern", "[sarif]") {
   const Report report = two_group_report();
   TableSymbolizer symbolizer(kSarifSites);
-  std::vector<std::optional<ThreadFlow>> flows{thread_flow(sample_trace(), symbolizer, 100), std::nullopt};
+  std::vector<std::optional<ThreadFlow>> flows{thread_flow(thread_flow_trace(), symbolizer, 100), std::nullopt};
   const nlohmann::ordered_json localization = nlohmann::ordered_json::parse(R"({
     "falcon": {"patterns": [
       {"rank": 1, "kind": "R1-W2-R1", "location": "balance", "confirmation": {"verdict": "confirmed"},
