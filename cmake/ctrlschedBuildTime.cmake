@@ -5,11 +5,19 @@
 # Unity builds: most of our compile time is the same headers (nlohmann/json, Catch2, the standard
 # library) parsed again in every file, and the same inline templates compiled again in every
 # object, twice over for the AddressSanitizer+UBSan twins. CMake concatenates a target's sources
-# into batches of CTRLSCHED_UNITY_BATCH files instead. The sources must therefore not clash when
-# compiled together: no two files of a target may give different meanings to one name in an
-# anonymous namespace (or at namespace scope), and no file may leave a macro or a using-directive
-# behind. A file that cannot follow that rule is excluded with SKIP_UNITY_BUILD_INCLUSION below.
-# The programs ctrlsched runs are single-file targets and are not affected.
+# into batches of CTRLSCHED_UNITY_BATCH files instead. That covers our libraries and the test
+# binaries e2e_tests and driver_tests (plain and ASan), whose every file parses Catch2's single
+# header and nlohmann/json again (~4 s of CPU each before it compiles a line of its own). The
+# sources must therefore not clash when compiled together: no two files of a target may give
+# different meanings to one name in an anonymous namespace (or at namespace scope), and no file
+# may leave a macro or a using-directive behind that the others do not share. For the tests that
+# means: a helper two files need is defined once, in tests/e2e/support/e2e.h or
+# tests/unit/driver_test_support.h, and a file's own helper has a name no other file uses.
+# Check with -DCTRLSCHED_UNITY_BATCH=0 (one batch per target). The core, localize and in-process
+# test binaries are not in the list yet: their files still share helper names (S/W/P, decide,
+# kX, site, Output, ...). A file that cannot follow the rule is excluded with
+# SKIP_UNITY_BUILD_INCLUSION below. The programs ctrlsched runs are single-file targets and are
+# not affected.
 option(CTRLSCHED_UNITY "Compile our libraries and test binaries in batches (unity build)" ON)
 set(CTRLSCHED_UNITY_BATCH 12 CACHE STRING "Source files per unity batch")
 
@@ -19,6 +27,7 @@ set(_ctrlsched_unity_targets
   ctrlsched_driver_lib ctrlsched_driver_lib_asan
   ctrlsched_inprocess ctrlsched_inprocess_asan
   ctrlsched_shim
+  e2e_tests driver_tests driver_tests_asan
 )
 if(CTRLSCHED_UNITY)
   foreach(target IN LISTS _ctrlsched_unity_targets)
