@@ -162,7 +162,7 @@ TEST_CASE("forcing classes: a write inside the lock its reader needs is held at 
   const int write = program_line(file, "settings.interval_ms = parsed.interval_ms;");
   const int lock = program_line(file, "pthread_mutex_lock(&settings_lock);");  // the loader's, first in the file
   TempDir dir;
-  const Localized r = localize(dir, "force_writer_in_lock", "200");
+  const LocalizedProgram r = localize_program(dir, "force_writer_in_lock", "200");
   check_true_pattern(r, "R1-W2", file, {read, write});
   const Json& c = forced_pattern(r, "R1-W2", file, {read, write}).at("confirmation");
   // Held at its write, the loader owned the lock the exporter was blocked on and had to be let
