@@ -82,6 +82,29 @@ TEST_CASE("a program whose path depends on addresses replays exactly from handle
   CHECK(tally.not_reproducible == 0);
 }
 
+// What main's uninitialized locals would read is what ran on that stack before main: the shim's
+// start-up among it. It must leave none of its own pointers there (a test calling through one
+// would call into the scheduler, and would see other ones in a replay or a --localize run), with
+// the fork server, without it, with collectors and in a replay (shim/runtime.cc).
+TEST_CASE("the shim's start-up leaves no pointer of its own on the stack main starts on", "[replay-integrity]") {
+  TempDir dir;
+  const std::string target = binary("program", "stack_residue");
+  for (const std::vector<std::string>& options :
+       std::vector<std::vector<std::string>>{{}, {"--no-fork-server"}, {"--access-pairs"}, {"--strategy", "random"}}) {
+    std::vector<std::string> seeds = {"--seeds", "4", "-j2"};
+    seeds.insert(seeds.end(), options.begin(), options.end());
+    const SeedsRun r = run_seeds(dir, target, seeds);
+    INFO(r.describe());
+    REQUIRE(r.json.is_object());
+    CHECK(r.failures() == 0);
+    CHECK(r.process.exit_code == 0);
+  }
+  const Process replay = run_replay(dir, {"--seed", "3"}, target);
+  INFO(replay.describe());
+  CHECK(replay.exit_code == 0);
+  CHECK_FALSE(contains(replay.out + replay.err, "a pointer into the shim"));
+}
+
 TEST_CASE("every program and example: seed run, handle replay and schedule-file replay agree",
           "[replay-integrity]") {
   TempDir dir;
