@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "ctrlsched/localize/falcon.h"
 
@@ -14,9 +15,20 @@ bool has(const std::vector<ExecutedAccess>& executed, const ExecutedAccess& acce
   return std::binary_search(executed.begin(), executed.end(), access);
 }
 
+// Every site of `site`'s statement (itself when the map does not know it).
+std::vector<std::uint64_t> copies_of(std::uint64_t site, const std::map<std::uint64_t, std::uint64_t>& statement_of) {
+  const auto it = statement_of.find(site);
+  if (it == statement_of.end()) return {site};
+  std::vector<std::uint64_t> copies;
+  for (const auto& [other, statement] : statement_of) {
+    if (statement == it->second) copies.push_back(other);
+  }
+  return copies;
+}
+
 }  // namespace
 
-std::size_t add_orders_cut_short(std::vector<FalconRun>& runs) {
+std::size_t add_orders_cut_short(std::vector<FalconRun>& runs, const std::map<std::uint64_t, std::uint64_t>& statement_of) {
   // Every write→read flow between two threads some run showed (W1-R2), with its first sighting.
   std::map<std::pair<std::uint64_t, std::uint64_t>, const FalconSighting*> flows;
   for (const FalconRun& run : runs) {
@@ -25,6 +37,8 @@ std::size_t add_orders_cut_short(std::vector<FalconRun>& runs) {
     }
   }
   // Pointers into `runs` stay valid: the sightings added below go to a separate list first.
+  std::map<std::uint64_t, std::vector<std::uint64_t>> write_copies;
+  for (const auto& [flow, example] : flows) write_copies.try_emplace(flow.first, copies_of(flow.first, statement_of));
   std::vector<std::vector<FalconSighting>> added(runs.size());
   std::size_t total = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -32,11 +46,18 @@ std::size_t add_orders_cut_short(std::vector<FalconRun>& runs) {
     if (!run.executed) continue;
     for (const auto& [flow, example] : flows) {
       const auto [write, read] = flow;
-      // A location this run read at `read` and never wrote at `write`.
+      // A location this run read at `read` and never wrote at `write`'s statement: a copy of that
+      // statement inlined elsewhere writing it is the statement writing it.
+      const std::vector<std::uint64_t>& writes = write_copies.at(write);
+      const auto written = [&](std::uint64_t location) {
+        return std::any_of(writes.begin(), writes.end(), [&](std::uint64_t site) {
+          return has(*run.executed, ExecutedAccess{site, location, true, false});
+        });
+      };
       std::optional<std::uint64_t> location;
       for (auto a = std::lower_bound(run.executed->begin(), run.executed->end(), ExecutedAccess{read, 0, false, false});
            a != run.executed->end() && a->site == read && !location; ++a) {
-        if (!a->write && !a->sync && !has(*run.executed, ExecutedAccess{write, a->location, true, false})) location = a->location;
+        if (!a->write && !a->sync && !written(a->location)) location = a->location;
       }
       if (!location) continue;
       const FalconPatternId id{FalconKind::R1W2, {read, write, 0}, {}};

@@ -308,6 +308,41 @@ TEST_CASE("orders cut short: a read whose write never came is R1-W2", "[falcon]"
   CHECK(add_orders_cut_short(runs) == 0);
 }
 
+// docs/localization.md, "Orders a run's end cut short": by statement.
+TEST_CASE("orders cut short: another copy of the write's statement writing the location is the write", "[falcon]") {
+  // `serving += delta` inlined twice (maintenance3): 27 in the -1 caller, 127 in the +1 caller.
+  constexpr std::uint64_t kReadMinus = 26, kWriteMinus = 27, kWritePlus = 127, kReadPlus = 126;
+  const std::map<std::uint64_t, std::uint64_t> statement_of = {
+      {kReadMinus, kReadMinus}, {kReadPlus, kReadMinus}, {kWriteMinus, kWriteMinus}, {kWritePlus, kWriteMinus}};
+  // A passing run: one replica's +1 reached another's -1 (W1-R2 127→26).
+  FalconRun passing;
+  FalconSighting flow;
+  flow.id = {FalconKind::W1R2, {kWritePlus, kReadMinus, 0}, {}};
+  flow.location = 0x100;
+  flow.threads = {0, 1};
+  passing.patterns.push_back(flow);
+  passing.executed = std::vector<ExecutedAccess>{{kReadMinus, 0x100, false, false}, {kWriteMinus, 0x100, true, false},
+                                                 {kReadPlus, 0x100, false, false}, {kWritePlus, 0x100, true, false}};
+  std::sort(passing.executed->begin(), passing.executed->end());
+  // A failing run: every -1 ran (read and write), no +1 did.
+  FalconRun failing;
+  failing.failed = true;
+  failing.executed = std::vector<ExecutedAccess>{{kReadMinus, 0x100, false, false}, {kWriteMinus, 0x100, true, false}};
+  std::sort(failing.executed->begin(), failing.executed->end());
+  std::vector<FalconRun> by_pc = {passing, failing};
+  CHECK(add_orders_cut_short(by_pc) == 1);  // by pc, the +1's write "never came"
+  std::vector<FalconRun> by_statement = {passing, failing};
+  CHECK(add_orders_cut_short(by_statement, statement_of) == 0);  // the statement wrote it
+  // A run that never wrote the location at either copy still gets the order.
+  FalconRun crashed;
+  crashed.failed = true;
+  crashed.executed = std::vector<ExecutedAccess>{{kReadMinus, 0x100, false, false}};
+  by_statement.push_back(crashed);
+  CHECK(add_orders_cut_short(by_statement, statement_of) == 1);
+  REQUIRE(by_statement[2].patterns.size() == 1);
+  CHECK(by_statement[2].patterns[0].cut_short);
+}
+
 // docs/localization.md, "One statement, one site".
 TEST_CASE("merge by statement: one line inlined into two callers is one pattern", "[falcon]") {
   // Sites 24 and 124 are the same statement (pop() inlined into two lambdas), 26 and 126 too.

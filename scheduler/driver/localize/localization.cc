@@ -639,12 +639,12 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   if (!sync_first) {
     for (localize::FalconRun& run : falcon_all) std::erase_if(run.patterns, is_sync_sighting);
   }
-  // A read the run's end came before a write (an order violation whose read crashes or exits):
-  // the R1-W2 order the window could not see (localize::add_orders_cut_short).
-  localize::add_orders_cut_short(falcon_all);
   // One source statement, one site: a line compiled twice (inlined into two callers) is one
   // statement of the interleaving (localize::merge_by_statement).
   const std::map<std::uint64_t, std::uint64_t> statement_of = statement_sites(falcon_all, names);
+  // A read the run's end came before a write (an order violation whose read crashes or exits):
+  // the R1-W2 order the window could not see (localize::add_orders_cut_short), by statement.
+  localize::add_orders_cut_short(falcon_all, statement_of);
   localize::merge_by_statement(falcon_all, statement_of);
   localize::FalconRanking falcon = rank_falcon(falcon_all, settings.score, sync_first);
   // Symptoms (symptoms.h) go after every other pattern and are never confirmed.
@@ -890,8 +890,9 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
       falcon_locon_set.push_back(*data.falcon()[i]);
       if (!sync_first) std::erase_if(falcon_locon_set.back().patterns, is_sync_sighting);
     }
-    localize::add_orders_cut_short(falcon_locon_set);
-    localize::merge_by_statement(falcon_locon_set, statement_sites(falcon_locon_set, names));
+    const std::map<std::uint64_t, std::uint64_t> locon_set_statements = statement_sites(falcon_locon_set, names);
+    localize::add_orders_cut_short(falcon_locon_set, locon_set_statements);
+    localize::merge_by_statement(falcon_locon_set, locon_set_statements);
     json["falcon_one_failure"] = falcon_json(rank_falcon(falcon_locon_set, settings.score, sync_first), names);
     nlohmann::ordered_json locon;
     locon["failing_seed"] = runs[*first_failing].seed;

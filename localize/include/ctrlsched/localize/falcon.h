@@ -134,8 +134,13 @@ double falcon_score(FalconScore score, std::uint32_t failed, std::uint32_t passe
 // R1-W2 (r, w), although that is the order the run had. Adds that R1-W2 sighting (cut_short =
 // true, at the location read; threads from the W1-R2's first sighting, roles swapped) to every
 // such run that knows what it executed and does not have it already; returns how many were
-// added. Passing runs get it as well as failing ones.
-std::size_t add_orders_cut_short(std::vector<FalconRun>& runs);
+// added. Passing runs get it as well as failing ones. With `statement_of` (merge_by_statement's
+// map), w stands for its statement: a run in which another copy of w's statement (the same line
+// inlined into another caller) wrote the location did write it there, and gets no such order
+// (corpus maintenance3: `serving += delta` inlined for the -1 and the +1; a failing run's -1s
+// write `serving`, its +1s never run, and "the write at line 27 never happened" was ranked first).
+std::size_t add_orders_cut_short(std::vector<FalconRun>& runs,
+                                 const std::map<std::uint64_t, std::uint64_t>& statement_of = {});
 
 // Patterns of one statement, not of one instruction: the same source line compiled twice (a
 // function inlined into two callers, two lambdas running it) has two program counters, and
