@@ -31,6 +31,7 @@
 #include "switch_log.h"
 #include "watchdog.h"
 #include "optional_maps.h"
+#include "stack_residue.h"
 
 namespace ctrlsched::shim {
 
@@ -222,25 +223,10 @@ void prepare_process() {
 // How deep below the constructor's frame the start-up's calls reach (the fork server's loop, the
 // modules' symbols, the unwinder's dlopen, the strategy's construction): the deepest pointer into
 // the shim measured 5.6 KiB below main's first frame (tests/e2e/programs/stack_residue.c), and
-// 64 KiB leaves room for start-ups that go deeper than the ones measured.
-constexpr std::size_t kStartUpStackBytes = 64 * 1024;
-
-// Zeroes the stack the start-up used. The test's main() and the constructors after ours run in
-// that memory, and a test that reads a local or a member before it writes it (a thread started by
-// a constructor that reads a field set later, corpus server_ctor) reads what we left there:
-// pointers to the strategy objects, whose vtables it would then call. What it read would also
-// differ between a seed run, its replay and a --localize run, as their start-ups do. Zeroes are
-// the same in every mode.
-// Only words that are not zero yet are written: a run the fork server forked shares the server's
-// stack pages until it writes one, and a page the server already cleared (before its first fork)
-// stays shared instead of being copied for nothing (16 copies cost a seed 6% of its time).
-// Volatile accesses rather than memset: a call would leave its own return address below them.
-__attribute__((noinline)) void clear_start_up_stack() {
-  volatile std::uintptr_t used[kStartUpStackBytes / sizeof(std::uintptr_t)];
-  for (volatile std::uintptr_t& word : used) {
-    if (word != 0) word = 0;
-  }
-}
+// 64 KiB leaves room for start-ups that go deeper than the ones measured. Clearing every word
+// of it in each forked run copied 16 pages and cost a seed 6% of its time; clearing the words
+// that are not zero costs nothing measurable (stack_residue.h).
+void clear_start_up_stack() { clear_stack_below_caller<64 * 1024>(); }
 
 __attribute__((noinline)) void start_run() {
   const int server_socket = fork_server_socket();

@@ -19,6 +19,7 @@
 #include "real.h"
 #include "report.h"
 #include "stack.h"
+#include "stack_residue.h"
 #include "watchdog.h"
 
 namespace ctrlsched::shim {
@@ -35,6 +36,9 @@ void* trampoline(void* arg) {
   park(me);
   emit(EventKind::ThreadStart, me, 0, 0);
   --tls_shim_depth;
+  // The start routine's frame goes where park and the event just ran (stack_residue.h): with
+  // --access-pairs a pointer into the shim lay 64 bytes below it; 8 KiB leaves room.
+  clear_stack_below_caller<8 * 1024>();
   void* result = me->c11_start
                      ? reinterpret_cast<void*>(static_cast<std::intptr_t>(me->c11_start(me->arg)))
                      : me->start(me->arg);
