@@ -223,21 +223,21 @@ void prepare_process() {
 // How deep below the constructor's frame the start-up's calls reach (the fork server's loop, the
 // modules' symbols, the unwinder's dlopen, the strategy's construction): the deepest pointer into
 // the shim measured 5.6 KiB below main's first frame (tests/e2e/programs/stack_residue.c), and
-// 64 KiB leaves room for start-ups that go deeper than the ones measured. Clearing every word
-// of it in each forked run copied 16 pages and cost a seed 6% of its time; clearing the words
-// that are not zero costs nothing measurable (stack_residue.h).
+// 64 KiB leaves room for start-ups that go deeper than the ones measured.
 void clear_start_up_stack() { clear_stack_below_caller<64 * 1024>(); }
 
-__attribute__((noinline)) void start_run() {
+// Returns false for a process ctrlsched did not start for a run (one the test started): the
+// shim did nothing there, and leaves its stack alone.
+__attribute__((noinline)) bool start_run() {
   const int server_socket = fork_server_socket();
-  if (server_socket < 0 && !record_is_ours()) return;  // not a process ctrlsched started for a run
+  if (server_socket < 0 && !record_is_ours()) return false;
   prepare_process();
   if (server_socket >= 0) {
     clear_start_up_stack();     // once, for every run it forks: prepare_process went deepest
     serve_forks(server_socket);  // a fork server returns only in each run's child
   }
   RunRecord* record = map_record();
-  if (record == nullptr) return;
+  if (record == nullptr) return true;
   g_rt.record = record;
   g_rt.config = record->config;
   g_rt.pid = getpid();
@@ -245,7 +245,7 @@ __attribute__((noinline)) void start_run() {
     copy_text(record->failure.message, sizeof record->failure.message,
               "ctrlsched shim: start-up failed (out of memory?)");
     record->outcome = static_cast<std::uint32_t>(ShimOutcome::ShimError);
-    return;
+    return true;
   }
   g_rt.access_points = static_cast<PointsMode>(g_rt.config.points) != PointsMode::Sync;
   publish_module_table(record);
@@ -270,11 +270,11 @@ __attribute__((noinline)) void start_run() {
   record->threads_created = 1;
   record->shim_started = 1;
   g_rt.active = true;
+  return true;
 }
 
 __attribute__((constructor(101))) void start_shim() {
-  start_run();
-  clear_start_up_stack();
+  if (start_run()) clear_start_up_stack();
 }
 
 // Returning from main() calls exit() inside libc, past our interposer; library destructors
