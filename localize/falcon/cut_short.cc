@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -39,6 +40,15 @@ std::size_t add_orders_cut_short(std::vector<FalconRun>& runs, const std::map<st
   // Pointers into `runs` stay valid: the sightings added below go to a separate list first.
   std::map<std::uint64_t, std::vector<std::uint64_t>> write_copies;
   for (const auto& [flow, example] : flows) write_copies.try_emplace(flow.first, copies_of(flow.first, statement_of));
+  // Every location some run wrote at some site: a write that no run ever made to a location is
+  // no write that "never came" (table_resize's reader reads the slot a capacity of one generation
+  // picks in the other generation's array, which no statement ever writes).
+  std::set<std::pair<std::uint64_t, std::uint64_t>> ever_written;
+  for (const FalconRun& run : runs) {
+    if (!run.executed) continue;
+    for (const ExecutedAccess& a : *run.executed)
+      if (a.write && !a.sync) ever_written.emplace(a.site, a.location);
+  }
   std::vector<std::vector<FalconSighting>> added(runs.size());
   std::size_t total = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -46,18 +56,23 @@ std::size_t add_orders_cut_short(std::vector<FalconRun>& runs, const std::map<st
     if (!run.executed) continue;
     for (const auto& [flow, example] : flows) {
       const auto [write, read] = flow;
-      // A location this run read at `read` and never wrote at `write`'s statement: a copy of that
-      // statement inlined elsewhere writing it is the statement writing it.
+      // A location this run read at `read` and never wrote at `write`'s statement, which some run
+      // did write there: a copy of that statement inlined elsewhere writing it is the statement
+      // writing it.
       const std::vector<std::uint64_t>& writes = write_copies.at(write);
       const auto written = [&](std::uint64_t location) {
         return std::any_of(writes.begin(), writes.end(), [&](std::uint64_t site) {
           return has(*run.executed, ExecutedAccess{site, location, true, false});
         });
       };
+      const auto written_somewhere = [&](std::uint64_t location) {
+        return std::any_of(writes.begin(), writes.end(),
+                           [&](std::uint64_t site) { return ever_written.contains({site, location}); });
+      };
       std::optional<std::uint64_t> location;
       for (auto a = std::lower_bound(run.executed->begin(), run.executed->end(), ExecutedAccess{read, 0, false, false});
            a != run.executed->end() && a->site == read && !location; ++a) {
-        if (!a->write && !a->sync && !written(a->location)) location = a->location;
+        if (!a->write && !a->sync && !written(a->location) && written_somewhere(a->location)) location = a->location;
       }
       if (!location) continue;
       const FalconPatternId id{FalconKind::R1W2, {read, write, 0}, {}};

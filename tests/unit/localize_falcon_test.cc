@@ -308,6 +308,35 @@ TEST_CASE("orders cut short: a read whose write never came is R1-W2", "[falcon]"
   CHECK(add_orders_cut_short(runs) == 0);
 }
 
+// docs/localization.md, "Orders a run's end cut short": only a write some run made.
+TEST_CASE("orders cut short: a location no run ever wrote at the write's site makes no order", "[falcon]") {
+  // table_resize: the writer's put stores into slot 0x150 (W1-R2 23→30 there in a passing run);
+  // a failing reader, combining one generation's capacity with the other's array, reads slot
+  // 0x13c, which no run ever writes at 23. Its write did not "never come": there is none.
+  constexpr std::uint64_t kWrite = 23, kRead = 30;
+  FalconRun passing;
+  FalconSighting flow;
+  flow.id = {FalconKind::W1R2, {kWrite, kRead, 0}, {}};
+  flow.location = 0x150;
+  flow.threads = {1, 2};
+  passing.patterns.push_back(flow);
+  passing.executed = std::vector<ExecutedAccess>{{kRead, 0x150, false, false}, {kWrite, 0x150, true, false}};
+  std::sort(passing.executed->begin(), passing.executed->end());
+  FalconRun misread;
+  misread.failed = true;
+  misread.executed = std::vector<ExecutedAccess>{{kRead, 0x13c, false, false}, {kWrite, 0x150, true, false}};
+  std::sort(misread.executed->begin(), misread.executed->end());
+  // A failing run that read 0x150 before the write, which never came: still the order.
+  FalconRun early;
+  early.failed = true;
+  early.executed = std::vector<ExecutedAccess>{{kRead, 0x150, false, false}};
+  std::vector<FalconRun> runs = {passing, misread, early};
+  CHECK(add_orders_cut_short(runs) == 1);
+  CHECK(runs[1].patterns.empty());
+  REQUIRE(runs[2].patterns.size() == 1);
+  CHECK(runs[2].patterns[0].location == 0x150);
+}
+
 // docs/localization.md, "Orders a run's end cut short": by statement.
 TEST_CASE("orders cut short: another copy of the write's statement writing the location is the write", "[falcon]") {
   // `serving += delta` inlined twice (maintenance3): 27 in the -1 caller, 127 in the +1 caller.
