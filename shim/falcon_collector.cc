@@ -10,7 +10,9 @@
 // which gets a window of its own: they form sync-pair / sync-triple patterns. At the end of the run (on_run_end) every window is drained, in the order the
 // locations were first accessed, so short streams are not lost. Every distinct access (site,
 // location, read or write) and sync operation the run executes is also kept in a fixed table,
-// whether it forms a pattern or not.
+// whether it forms a pattern or not. A pattern whose every step between two threads is an order
+// thread creation or join imposes (ctrlsched/lifecycle_clocks.h) is not counted: no schedule
+// could have changed it.
 #include "falcon_collector.h"
 
 #include <sys/mman.h>
@@ -19,6 +21,7 @@
 
 #include "collectors.h"
 #include "ctrlsched/falcon_patterns.h"
+#include "ctrlsched/lifecycle_clocks.h"
 #include "ctrlsched/plain_access.h"
 #include "ctrlsched/sync_ops.h"
 #include "fixed_table.h"
@@ -43,6 +46,7 @@ class FalconCollector final : public Collector {
     executed_.attach(bytes_at + Locations::bytes(kLocations) + order_bytes + IndexTable::bytes(kPatternSlots),
                      kExecutedSlots);
     window_size_ = falcon_window_size(record->config.falcon_window);
+    lifecycle_.reset();
     summary_ = new (reinterpret_cast<std::uint8_t*>(record) + kFalconOffset) FalconPatternSummary{};
     summary_->capacity = kMaxFalconPatterns;
     summary_->window = window_size_;
@@ -52,9 +56,16 @@ class FalconCollector final : public Collector {
 
   void on_event(const TraceEvent& e) override {
     const auto kind = static_cast<EventKind>(e.kind);
+    // The creation/join clocks move first: a join's own operation already knows the joined
+    // thread, a create's is still before the child (its epoch ticks after the child copies it).
+    const LifecycleClocks::Stamp before = lifecycle_.stamp(e.thread);
+    track_lifecycle(kind, e);
     std::uint64_t key = e.address;
     const PlainAccess plain = plain_access_kind(kind, e.address);
     FalconAccess access{e.site, e.thread, plain == PlainAccess::Write};
+    const LifecycleClocks::Stamp stamp = kind == EventKind::ThreadJoin ? lifecycle_.stamp(e.thread) : before;
+    access.lifecycle_epoch = stamp.epoch;
+    access.lifecycle_version = stamp.version;
     if (plain == PlainAccess::None) {
       // A sync operation: an access to its object (sync_ops.h), in a window of its own.
       const SyncOp op = sync_op_of(e);
@@ -109,7 +120,32 @@ class FalconCollector final : public Collector {
       ++summary_->executed[found.index].executions;
   }
 
+  void track_lifecycle(EventKind kind, const TraceEvent& e) {
+    switch (kind) {
+      case EventKind::ThreadCreate: lifecycle_.on_create(e.thread, e.address); break;
+      case EventKind::ThreadExit: lifecycle_.on_exit(e.thread); break;
+      case EventKind::ThreadJoin: lifecycle_.on_join(e.thread, e.address); break;
+      default: break;
+    }
+  }
+
+  // Every cross-thread step of the pattern is fixed by thread creation and join: the same order in
+  // every run, which no schedule could change (ctrlsched/lifecycle_clocks.h).
+  bool fixed_by_lifecycle(const FalconHit& hit) const {
+    const std::uint32_t length = falcon_kind_length(hit.kind);
+    for (std::uint32_t i = 0; i + 1 < length; ++i) {
+      const FalconAccess& a = hit.accesses[i];
+      const FalconAccess& b = hit.accesses[i + 1];
+      if (a.thread == b.thread) continue;
+      if (!lifecycle_.ordered(a.thread, {a.lifecycle_epoch, a.lifecycle_version}, b.thread,
+                              {b.lifecycle_epoch, b.lifecycle_version}))
+        return false;
+    }
+    return true;
+  }
+
   void count(const FalconHit& hit) {
+    if (fixed_by_lifecycle(hit)) return;
     const std::uint64_t sites[3] = {hit.accesses[0].site, hit.accesses[1].site,
                                     falcon_kind_length(hit.kind) == 3 ? hit.accesses[2].site : 0};
     const bool triple = falcon_kind_length(hit.kind) == 3;
@@ -146,6 +182,7 @@ class FalconCollector final : public Collector {
   Locations::Entry** order_ = nullptr;  // locations in first-access order
   IndexTable patterns_;
   IndexTable executed_;
+  LifecycleClocks lifecycle_;
   FalconPatternSummary* summary_ = nullptr;
   std::uint32_t window_size_ = kDefaultFalconWindow;
   std::uint64_t current_ = 0;  // the location whose window is extracting

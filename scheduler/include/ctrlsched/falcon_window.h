@@ -92,6 +92,10 @@ struct FalconAccess {
   std::uint32_t thread = 0;  // ThreadId
   bool write = false;        // sync operations count as writes (each changes the object)
   std::uint8_t op = 0;       // SyncOp (sync_ops.h); 0 = a memory access
+  // The thread's creation/join stamp at the access (ctrlsched/lifecycle_clocks.h), when the
+  // collector keeps one: lets it tell orders no schedule can change. The window ignores it.
+  std::uint32_t lifecycle_epoch = 0;
+  std::uint8_t lifecycle_version = 0xff;  // LifecycleClocks::kUnknown
 };
 
 // One extracted pattern: accesses[0..falcon_kind_length(kind)), oldest first.
