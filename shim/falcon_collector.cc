@@ -56,14 +56,21 @@ class FalconCollector final : public Collector {
 
   void on_event(const TraceEvent& e) override {
     const auto kind = static_cast<EventKind>(e.kind);
-    // The creation/join clocks move first: a join's own operation already knows the joined
-    // thread, a create's is still before the child (its epoch ticks after the child copies it).
-    const LifecycleClocks::Stamp before = lifecycle_.stamp(e.thread);
-    track_lifecycle(kind, e);
+    // A create's own operation is still before the child (the parent's epoch ticks after the
+    // child copied it); a join's already knows the joined thread.
+    LifecycleClocks::Stamp stamp = lifecycle_.stamp(e.thread);
+    switch (kind) {
+      case EventKind::ThreadCreate: lifecycle_.on_create(e.thread, e.address); break;
+      case EventKind::ThreadExit: lifecycle_.on_exit(e.thread); break;
+      case EventKind::ThreadJoin:
+        lifecycle_.on_join(e.thread, e.address);
+        stamp = lifecycle_.stamp(e.thread);
+        break;
+      default: break;
+    }
     std::uint64_t key = e.address;
     const PlainAccess plain = plain_access_kind(kind, e.address);
     FalconAccess access{e.site, e.thread, plain == PlainAccess::Write};
-    const LifecycleClocks::Stamp stamp = kind == EventKind::ThreadJoin ? lifecycle_.stamp(e.thread) : before;
     access.lifecycle_epoch = stamp.epoch;
     access.lifecycle_version = stamp.version;
     if (plain == PlainAccess::None) {
@@ -118,15 +125,6 @@ class FalconCollector final : public Collector {
       ++summary_->executed_dropped;
     else if (!found.inserted && summary_->executed[found.index].executions != 0xffffffffu)
       ++summary_->executed[found.index].executions;
-  }
-
-  void track_lifecycle(EventKind kind, const TraceEvent& e) {
-    switch (kind) {
-      case EventKind::ThreadCreate: lifecycle_.on_create(e.thread, e.address); break;
-      case EventKind::ThreadExit: lifecycle_.on_exit(e.thread); break;
-      case EventKind::ThreadJoin: lifecycle_.on_join(e.thread, e.address); break;
-      default: break;
-    }
   }
 
   // Every cross-thread step of the pattern is fixed by thread creation and join: the same order in

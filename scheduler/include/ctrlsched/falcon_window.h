@@ -94,9 +94,11 @@ struct FalconAccess {
   std::uint8_t op = 0;       // SyncOp (sync_ops.h); 0 = a memory access
   // The thread's creation/join stamp at the access (ctrlsched/lifecycle_clocks.h), when the
   // collector keeps one: lets it tell orders no schedule can change. The window ignores it.
-  std::uint32_t lifecycle_epoch = 0;
+  std::uint8_t lifecycle_epoch = 0;
   std::uint8_t lifecycle_version = 0xff;  // LifecycleClocks::kUnknown
 };
+// Windows copy accesses on every slide: the stamp fits in the padding.
+static_assert(sizeof(FalconAccess) == 16);
 
 // One extracted pattern: accesses[0..falcon_kind_length(kind)), oldest first.
 struct FalconHit {

@@ -33,10 +33,13 @@ class LifecycleClocks {
   static constexpr std::uint32_t kVersions = 16;
   static constexpr std::uint8_t kUnknown = 0xff;
 
+  // A thread's epoch ticks once per tracked child it creates and once when it exits, so it stays
+  // below kThreads + 2 and fits a byte (the Falcon window copies stamps with every access).
   struct Stamp {
-    std::uint32_t epoch = 0;
+    std::uint8_t epoch = 0;
     std::uint8_t version = kUnknown;
   };
+  static_assert(kThreads + 2 < 256);
 
   // The start of a run: T0 (main) knows itself only.
   void reset() {
@@ -84,7 +87,7 @@ class LifecycleClocks {
   // The epoch and knowledge of `thread` now, to be recorded with one of its accesses.
   Stamp stamp(std::uint32_t thread) const {
     if (!known(thread)) return {};
-    return {current_const(thread)[thread], static_cast<std::uint8_t>(versions_[thread] - 1)};
+    return {static_cast<std::uint8_t>(current_const(thread)[thread]), static_cast<std::uint8_t>(versions_[thread] - 1)};
   }
 
   // Whether the access of thread `a` stamped `sa` happens before the access of thread `b` stamped
