@@ -13,17 +13,18 @@ using namespace e2e;
 namespace {
 
 // A subset covering the classes (lost update, check-then-act, order violations, init through
-// the same function, loop iterations, three threads, multi-variable, deadlock, lost wakeup, hang,
-// double-checked locking, relaxed atomics) with 200 seeds each: a few minutes on 2 cores.
+// the same function, loop iterations, three threads, multi-variable (two of them), deadlock, lost
+// wakeup, hang, double-checked locking, relaxed atomics) with 200 seeds each: a few minutes on 2
+// cores.
 constexpr const char* kEvaluationSeeds = "200";
 constexpr const char* kPrograms =
     "bank_deposit,seat_booking,log_flusher,event_registry,work_claim,sensor_log3,latency_stats,abba_transfer,"
-    "lost_wakeup,pending_hang,dcl_registry,hit_counter";
+    "lost_wakeup,pending_hang,dcl_registry,hit_counter,table_resize";
 
 // The floor: what this configuration measured when the test was written (docs/evaluation.md,
 // "Corpus"). Counts, not shares: every number is deterministic.
 struct Floor {
-  int found;                     // programs with a failing seed (of 12)
+  int found;                     // programs with a failing seed (of 13)
   int falcon_rank_one_true;      // Falcon's rank-1 pattern (all runs) is true
   int locon_true;                // Locon's first finding is true
   int forced_true_confirmed;     // forced true patterns confirmed, at least
@@ -66,7 +67,12 @@ struct Floor {
 // 30 of 31, and so is its unlock1@34 → unlock2@21, the same two critical sections named by their
 // ends on a line the truth header does not list: forced wrong confirmed 1 → 2, measured, not
 // wished away.
-constexpr Floor kFloor = {12, 11, 11, 30, 0, 2, 0, 1};
+// Then (2026-12-03): table_resize joins the subset (a two-variable cause, 7 of 200 seeds fail).
+// Falcon no longer counts orders that thread creation or join fixes, nor orders "cut short" at a
+// location no run ever wrote (docs/localization.md): its rank 1 goes from 5 to the true cause
+// (the tree before measured 13, 11, 12, 31 confirmed, 0, 2, 0, 1 on these 13 programs), and
+// forced true confirmed is 34 of 37 (3 inconclusive: halves of causes now in the top 3).
+constexpr Floor kFloor = {13, 12, 12, 34, 0, 2, 0, 1};
 
 int verdicts(const Json& summary, const char* which, const char* verdict) {
   const Json& counts = summary.at(which);
@@ -90,7 +96,7 @@ TEST_CASE("evaluation: the corpus summary rows stay at or above the measured flo
   const Json summary = Json::parse(read_file(summary_path));
   INFO(summary.dump(2));
   const int programs = summary.at("programs").get<int>();
-  CHECK(programs == 12);
+  CHECK(programs == 13);
   CHECK(summary.at("found").get<int>() >= kFloor.found);
   CHECK(summary.at("falcon_rank_one_true").get<int>() >= kFloor.falcon_rank_one_true);
   CHECK(summary.at("locon_true").get<int>() >= kFloor.locon_true);
