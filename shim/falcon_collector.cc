@@ -143,7 +143,10 @@ class FalconCollector final : public Collector {
   }
 
   void count(const FalconHit& hit) {
-    if (fixed_by_lifecycle(hit)) return;
+    if (fixed_by_lifecycle(hit)) {
+      ++summary_->fixed_by_lifecycle;
+      return;
+    }
     const std::uint64_t sites[3] = {hit.accesses[0].site, hit.accesses[1].site,
                                     falcon_kind_length(hit.kind) == 3 ? hit.accesses[2].site : 0};
     const bool triple = falcon_kind_length(hit.kind) == 3;

@@ -67,6 +67,7 @@ FalconRanking rank_falcon(std::span<const FalconRun> runs, FalconScore score, bo
   for (const FalconRun& run : runs) {
     (run.failed ? ranking.total_failed : ranking.total_passed) += 1;
     ranking.dropped += run.dropped;
+    ranking.fixed_by_lifecycle += run.fixed_by_lifecycle;
     for (const FalconSighting& s : run.patterns) {
       auto [it, fresh] = by_id.try_emplace(s.id);
       RankedFalconPattern& p = it->second;

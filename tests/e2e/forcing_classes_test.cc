@@ -432,6 +432,9 @@ TEST_CASE("forcing classes: a symptom read after the join is no pattern; the cau
     INFO(p.dump());
     CHECK_FALSE(pattern_is(p, "W1-R2", file, {error_store, check}));
   }
+  // The collector counted what it left out, and the report says so.
+  CHECK(r.run.json.at("localization").at("falcon").at("fixed_by_lifecycle").get<int>() > 0);
+  CHECK(contains(r.run.process.out, "of orders thread creation or join fixes not counted"));
 }
 
 TEST_CASE("forcing classes: a symptom is ranked after the causes and never confirmed", "[forcing-classes]") {

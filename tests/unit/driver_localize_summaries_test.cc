@@ -51,6 +51,9 @@ TEST_CASE("Falcon patterns are read, ranked and rendered with names", "[localize
   }
   // A global at bias + 0x4010 and a heap address.
   add_pattern(failing.falcon(), FalconKind::R1W2R1, 0x12, 0x13, 0x14, 0x555555554000 + 0x4010);
+  // Orders thread creation or join fixed, which the collector did not count: 3 and 1.
+  failing.falcon().fixed_by_lifecycle = 3;
+  passing.falcon().fixed_by_lifecycle = 1;
   add_pattern(failing.falcon(), FalconKind::W1W2, 0x20, 0x21, 0, 0x7ffff0001000);
   add_pattern(passing.falcon(), FalconKind::W1W2, 0x20, 0x21, 0, 0x7ffff0002000);
   const RecordNames names(failing.record(), fake_symbolize, fake_data);
@@ -78,6 +81,11 @@ TEST_CASE("Falcon patterns are read, ranked and rendered with names", "[localize
   CHECK(json["patterns"][0]["accesses"][1]["role"] == 2);
   CHECK(json["patterns"][0]["accesses"][2]["thread"] == 1);
   CHECK(json["patterns"][1]["passed"] == 1);
+  CHECK(json["fixed_by_lifecycle"] == 4);
+  CHECK(fixed_orders_note(ranking.fixed_by_lifecycle) ==
+        "; 4 occurrences of orders thread creation or join fixes not counted");
+  CHECK(fixed_orders_note(1) == "; 1 occurrence of orders thread creation or join fixes not counted");
+  CHECK(fixed_orders_note(0).empty());
 }
 
 TEST_CASE("two statements of one line are told apart by their column when they would print alike",

@@ -105,6 +105,7 @@ TEST_CASE("stored Falcon and spectra summaries and the strategy read back") {
   localize::FalconRun falcon;
   falcon.failed = true;
   falcon.dropped = 4;
+  falcon.fixed_by_lifecycle = 7;
   localize::FalconSighting s;
   s.id.kind = FalconKind::W1W2;
   s.id.sites = {1, 2, 3};
@@ -117,6 +118,9 @@ TEST_CASE("stored Falcon and spectra summaries and the strategy read back") {
   const localize::FalconRun f = decode_falcon_run(encode_falcon_run(falcon));
   CHECK(f.failed);
   CHECK(f.dropped == 4);
+  CHECK(f.fixed_by_lifecycle == 7);
+  // A run stored before the count existed reads back with none.
+  CHECK(decode_falcon_run(R"({"failed": false, "dropped": 0, "patterns": []})").fixed_by_lifecycle == 0);
   REQUIRE(f.patterns.size() == 1);
   CHECK(f.patterns[0].id == s.id);
   CHECK(f.patterns[0].location_name == "balance");

@@ -20,6 +20,7 @@ std::optional<localize::FalconRun> read_falcon_run(const RunRecord& record, bool
   localize::FalconRun run;
   run.failed = failed;
   run.dropped = summary->dropped;
+  run.fixed_by_lifecycle = summary->fixed_by_lifecycle;
   const std::uint32_t used = std::min(summary->used, kMaxFalconPatterns);
   for (std::uint32_t i = 0; i < used; ++i) {
     const FalconPatternEntry& e = summary->patterns[i];
@@ -151,6 +152,12 @@ std::vector<std::string> render_falcon_text(const localize::FalconRanking& ranki
   return lines;
 }
 
+std::string fixed_orders_note(std::uint64_t occurrences) {
+  if (occurrences == 0) return "";
+  return "; " + std::to_string(occurrences) + (occurrences == 1 ? " occurrence" : " occurrences") +
+         " of orders thread creation or join fixes not counted";
+}
+
 nlohmann::ordered_json falcon_json(const localize::FalconRanking& ranking, const RecordNames& names) {
   using Json = nlohmann::ordered_json;
   Json root;
@@ -159,6 +166,7 @@ nlohmann::ordered_json falcon_json(const localize::FalconRanking& ranking, const
   root["failing"] = ranking.total_failed;
   root["passing"] = ranking.total_passed;
   root["dropped"] = ranking.dropped;
+  root["fixed_by_lifecycle"] = ranking.fixed_by_lifecycle;
   Json patterns = Json::array();
   for (const localize::RankedFalconPattern& p : ranking.patterns) {
     Json j;

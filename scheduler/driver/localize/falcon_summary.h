@@ -32,7 +32,12 @@ std::map<std::uint64_t, std::uint64_t> statement_sites(const std::vector<localiz
 std::vector<std::string> render_falcon_text(const localize::FalconRanking& ranking, const RecordNames& names,
                                             std::size_t limit = 0);
 
-// {"score": "jaccard", "runs", "failing", "passing", "dropped", "patterns": [{"rank", "tied",
+// The Falcon header's note on what the collector left out (docs/localization.md, "Orders fixed by
+// creation and join are no patterns"): "; 12 occurrences of orders thread creation or join fixes
+// not counted", empty for none.
+std::string fixed_orders_note(std::uint64_t occurrences);
+
+// {"score": "jaccard", "runs", "failing", "passing", "dropped", "fixed_by_lifecycle", "patterns": [{"rank", "tied",
 //  "score", "kind", "location", "accesses": [{"access": "W", "role": 1, "site", "thread"}...],
 //  "failed", "passed", "occurrences"}]}
 nlohmann::ordered_json falcon_json(const localize::FalconRanking& ranking, const RecordNames& names);

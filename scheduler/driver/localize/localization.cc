@@ -816,7 +816,8 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
   }
   if (first_failing) {
     text += "Most suspicious interleavings (Falcon, " + std::string(to_string(falcon.score)) + ", window " +
-            std::to_string(settings.window) + "; " + std::to_string(falcon.patterns.size()) + " patterns)\n";
+            std::to_string(settings.window) + "; " + std::to_string(falcon.patterns.size()) + " patterns" +
+            fixed_orders_note(falcon.fixed_by_lifecycle) + ")\n";
     const auto lines = render_falcon_text(falcon, names, kShownPatterns);
     for (std::size_t i = 0; i < lines.size(); ++i) {
       text += lines[i] + (i < falcon_symptom.size() && falcon_symptom[i] ? "   (symptom: failure path only)" : "") + "\n";

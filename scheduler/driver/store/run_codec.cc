@@ -141,6 +141,7 @@ std::string encode_falcon_run(const localize::FalconRun& run) {
                                     s.location_name, s.threads}));
   }
   StoreJson j = {{"failed", run.failed}, {"dropped", run.dropped}, {"patterns", std::move(patterns)}};
+  if (run.fixed_by_lifecycle != 0) j["fixed_by_lifecycle"] = run.fixed_by_lifecycle;
   if (run.executed) {
     StoreJson executed = StoreJson::array();
     for (const localize::ExecutedAccess& a : *run.executed) executed.push_back(StoreJson::array({a.site, a.location, a.write, a.sync}));
@@ -155,6 +156,8 @@ localize::FalconRun decode_falcon_run(const std::string& text) {
   localize::FalconRun run;
   run.failed = get<bool>(j, "failed", what);
   run.dropped = get<std::uint32_t>(j, "dropped", what);
+  // Runs stored before the count existed have none.
+  if (j.contains("fixed_by_lifecycle")) run.fixed_by_lifecycle = get<std::uint64_t>(j, "fixed_by_lifecycle", what);
   try {
     for (const StoreJson& p : j.at("patterns")) {
       localize::FalconSighting s;

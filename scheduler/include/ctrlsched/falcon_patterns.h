@@ -16,7 +16,8 @@
 
 namespace ctrlsched {
 
-inline constexpr std::uint32_t kFalconPatternsMagic = 0x324e4c46;  // "FLN2": with the executed sites
+inline constexpr std::uint32_t kFalconPatternsMagic = 0x334e4c46;  // "FLN3": with the executed sites and
+                                                                     // the orders fixed by creation/join
 inline constexpr std::uint32_t kMaxFalconPatterns = 8192;
 inline constexpr std::uint32_t kMaxFalconAccesses = 8192;
 
@@ -52,6 +53,8 @@ struct FalconPatternSummary {
   std::uint64_t accesses;          // plain shared accesses seen
   std::uint64_t locations;         // distinct locations given a window
   std::uint64_t untracked;         // accesses to locations that did not fit the table
+  std::uint64_t fixed_by_lifecycle;  // pattern occurrences not counted: every step between two threads
+                                     // ordered by thread creation or join (lifecycle_clocks.h)
   FalconPatternEntry patterns[kMaxFalconPatterns];
   std::uint32_t executed_used;     // entries of `executed` filled, in first-execution order
   std::uint32_t executed_dropped;  // executions that did not fit: then the set is incomplete

@@ -87,6 +87,7 @@ struct FalconRun {
   bool failed = false;
   std::vector<FalconSighting> patterns;  // each id at most once
   std::uint32_t dropped = 0;             // occurrences the run's table had no room for
+  std::uint64_t fixed_by_lifecycle = 0;  // occurrences not counted: orders creation or join fixes
   // Every distinct access and sync operation the run executed, sorted; nullopt when not known
   // (the collector's table overflowed, or a run stored before they were collected).
   std::optional<std::vector<ExecutedAccess>> executed;
@@ -110,6 +111,7 @@ struct FalconRanking {
   std::uint32_t total_failed = 0;
   std::uint32_t total_passed = 0;
   std::uint64_t dropped = 0;  // sum of the runs' dropped occurrences
+  std::uint64_t fixed_by_lifecycle = 0;  // sum of the runs' occurrences of orders creation or join fixes
   std::vector<RankedFalconPattern> patterns;  // in rank order
 };
 
