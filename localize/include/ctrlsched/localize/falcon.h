@@ -131,9 +131,10 @@ double falcon_score(FalconScore score, std::uint32_t failed, std::uint32_t passe
 
 // Orders a run's end cut short (docs/localization.md): a run that read a location at site r but
 // never wrote that location at site w, where another thread's write at w reached a read at r in
-// some run (W1-R2 (w, r)) and some run wrote that location at w, read before w. When a failing read crashes or exits the process (an
-// order violation whose read comes first), the write never happens and Falcon's window never sees
-// R1-W2 (r, w), although that is the order the run had. Adds that R1-W2 sighting (cut_short =
+// some run (W1-R2 (w, r)) and some run wrote that location at w, read before w. When a failing
+// read crashes or exits the process (an order violation whose read comes first), the write never
+// happens and Falcon's window never sees R1-W2 (r, w), although that is the order the run had.
+// Adds that R1-W2 sighting (cut_short =
 // true, at the location read; threads from the W1-R2's first sighting, roles swapped) to every
 // such run that knows what it executed and does not have it already; returns how many were
 // added. Passing runs get it as well as failing ones. With `statement_of` (merge_by_statement's
