@@ -1,7 +1,7 @@
-// Virtual time. Under ctrlsched the test never reads the wall clock: clock_gettime, gettimeofday
-// and time return a virtual clock, so nothing the test computes from time (a wait_for that
-// re-checks steady_clock after waking, a timeout loop, a log timestamp) can differ between two
-// runs of one seed.
+// Virtual time. Under ctrlsched the test never reads the wall clock: clock_gettime, gettimeofday,
+// time and timespec_get(TIME_UTC) return a virtual clock, so nothing the test computes from time
+// (a wait_for that re-checks steady_clock after waking, a timeout loop, a log timestamp) can
+// differ between two runs of one seed.
 //
 // The clock advances only at deterministic moments: by 1 µs at every clock read (so a loop that
 // polls the time until a deadline terminates), by the requested duration at every sleep, and to

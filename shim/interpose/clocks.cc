@@ -1,4 +1,6 @@
-// Clock reads return virtual time for controlled threads (virtual_time.h).
+// Clock reads return virtual time for controlled threads (virtual_time.h): POSIX's clock_gettime,
+// gettimeofday and time, and C11's timespec_get, which glibc implements without calling
+// clock_gettime through the PLT, so interposing clock_gettime alone leaves it on the wall clock.
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
@@ -31,4 +33,13 @@ CTRLSCHED_EXPORT time_t time(time_t* out) {
   time_t seconds = now->tv_sec;
   if (out) *out = seconds;
   return seconds;
+}
+
+CTRLSCHED_EXPORT int timespec_get(timespec* out, int base) {
+  CTRLSCHED_FORWARD_UNLESS_CONTROLLED(timespec_get, out, base);
+  // TIME_UTC is the only base C11 defines; others (C23's TIME_MONOTONIC, ...) stay real.
+  std::optional<timespec> now = base == TIME_UTC ? virtual_clock_read(CLOCK_REALTIME) : std::nullopt;
+  if (!now) return REAL(timespec_get)(out, base);
+  *out = *now;
+  return base;
 }

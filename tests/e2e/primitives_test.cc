@@ -77,6 +77,7 @@ TEST_CASE("waits: condition variables, barriers, join and detach, C11 threads, C
                        {"barrier_rounds", {}, {}},
                        {"join_detach", {}, {}},
                        {"c11_threads", {}, {}},
+                       {"c11_clock", {"signalled", "timeout"}, {}},
                        {"cpp_primitives", {"shared"}, {}},
                        {"spurious_loop", {}, {"--spurious-wakeups"}},
                    },
