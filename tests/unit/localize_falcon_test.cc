@@ -4,7 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ctrlsched/falcon_window.h"
@@ -26,6 +28,26 @@ FalconAccess access(const std::string& text) {
 
 std::string text(const FalconAccess& a) {
   return std::string(a.write ? "W" : "R") + std::to_string(a.thread) + "," + std::to_string(a.site);
+}
+
+// A run whose collector table held `accesses`, sorted as read_falcon_run keeps them.
+FalconRun run_that_executed(bool failed, std::vector<ExecutedAccess> accesses) {
+  FalconRun run;
+  run.failed = failed;
+  std::sort(accesses.begin(), accesses.end());
+  run.executed = std::move(accesses);
+  return run;
+}
+
+// A W1-R2 sighting: the write at site `write` reached the read at site `read`, at `location`.
+FalconSighting flow_sighting(std::uint64_t write, std::uint64_t read, std::uint64_t location,
+                             std::array<std::uint32_t, 2> threads, std::string location_name = "") {
+  FalconSighting flow;
+  flow.id = {FalconKind::W1R2, {write, read, 0}, {}};
+  flow.location = location;
+  flow.location_name = std::move(location_name);
+  flow.threads = threads;
+  return flow;
 }
 
 std::string contents(const FalconWindow& w) {
@@ -263,28 +285,16 @@ TEST_CASE("rank key: equal scores split by evidence, then by specificity; only e
 TEST_CASE("orders cut short: a read whose write never came is R1-W2", "[falcon]") {
   constexpr std::uint64_t kWrite = 38, kRead = 28, kOtherRead = 40;
   // A passing run: the publisher's write reached the worker's read (W1-R2 38→28) at 0x100.
-  FalconRun passing;
-  FalconSighting flow;
-  flow.id = {FalconKind::W1R2, {kWrite, kRead, 0}, {}};
-  flow.location = 0x100;
-  flow.location_name = "g_config";
-  flow.threads = {0, 1};
-  passing.patterns.push_back(flow);
-  passing.executed = std::vector<ExecutedAccess>{{kRead, 0x100, false, false}, {kWrite, 0x100, true, false}};
-  std::sort(passing.executed->begin(), passing.executed->end());
+  FalconRun passing = run_that_executed(false, {{kRead, 0x100, false, false}, {kWrite, 0x100, true, false}});
+  passing.patterns.push_back(flow_sighting(kWrite, kRead, 0x100, {0, 1}, "g_config"));
   // A failing run that crashed at the read: no write at 38 ever.
-  FalconRun crashed;
-  crashed.failed = true;
-  crashed.executed = std::vector<ExecutedAccess>{{kRead, 0x100, false, false}, {kOtherRead, 0x200, false, false}};
+  const FalconRun crashed = run_that_executed(true, {{kRead, 0x100, false, false}, {kOtherRead, 0x200, false, false}});
   // A failing run that knows nothing of what it executed (its table overflowed): left alone.
   FalconRun unknown;
   unknown.failed = true;
   // A failing run where the write at 38 ran for another location only (a second worker's slot):
   // at 0x100 it never came.
-  FalconRun other_slot;
-  other_slot.failed = true;
-  other_slot.executed = std::vector<ExecutedAccess>{{kRead, 0x100, false, false}, {kWrite, 0x108, true, false}};
-  std::sort(other_slot.executed->begin(), other_slot.executed->end());
+  const FalconRun other_slot = run_that_executed(true, {{kRead, 0x100, false, false}, {kWrite, 0x108, true, false}});
   std::vector<FalconRun> runs = {passing, crashed, unknown, other_slot};
   CHECK(add_orders_cut_short(runs) == 2);
   const FalconPatternId cut{FalconKind::R1W2, {kRead, kWrite, 0}, {}};
@@ -314,22 +324,11 @@ TEST_CASE("orders cut short: a location no run ever wrote at the write's site ma
   // a failing reader, combining one generation's capacity with the other's array, reads slot
   // 0x13c, which no run ever writes at 23. Its write did not "never come": there is none.
   constexpr std::uint64_t kWrite = 23, kRead = 30;
-  FalconRun passing;
-  FalconSighting flow;
-  flow.id = {FalconKind::W1R2, {kWrite, kRead, 0}, {}};
-  flow.location = 0x150;
-  flow.threads = {1, 2};
-  passing.patterns.push_back(flow);
-  passing.executed = std::vector<ExecutedAccess>{{kRead, 0x150, false, false}, {kWrite, 0x150, true, false}};
-  std::sort(passing.executed->begin(), passing.executed->end());
-  FalconRun misread;
-  misread.failed = true;
-  misread.executed = std::vector<ExecutedAccess>{{kRead, 0x13c, false, false}, {kWrite, 0x150, true, false}};
-  std::sort(misread.executed->begin(), misread.executed->end());
+  FalconRun passing = run_that_executed(false, {{kRead, 0x150, false, false}, {kWrite, 0x150, true, false}});
+  passing.patterns.push_back(flow_sighting(kWrite, kRead, 0x150, {1, 2}));
+  const FalconRun misread = run_that_executed(true, {{kRead, 0x13c, false, false}, {kWrite, 0x150, true, false}});
   // A failing run that read 0x150 before the write, which never came: still the order.
-  FalconRun early;
-  early.failed = true;
-  early.executed = std::vector<ExecutedAccess>{{kRead, 0x150, false, false}};
+  const FalconRun early = run_that_executed(true, {{kRead, 0x150, false, false}});
   std::vector<FalconRun> runs = {passing, misread, early};
   CHECK(add_orders_cut_short(runs) == 1);
   CHECK(runs[1].patterns.empty());
@@ -344,29 +343,18 @@ TEST_CASE("orders cut short: another copy of the write's statement writing the l
   const std::map<std::uint64_t, std::uint64_t> statement_of = {
       {kReadMinus, kReadMinus}, {kReadPlus, kReadMinus}, {kWriteMinus, kWriteMinus}, {kWritePlus, kWriteMinus}};
   // A passing run: one replica's +1 reached another's -1 (W1-R2 127→26).
-  FalconRun passing;
-  FalconSighting flow;
-  flow.id = {FalconKind::W1R2, {kWritePlus, kReadMinus, 0}, {}};
-  flow.location = 0x100;
-  flow.threads = {0, 1};
-  passing.patterns.push_back(flow);
-  passing.executed = std::vector<ExecutedAccess>{{kReadMinus, 0x100, false, false}, {kWriteMinus, 0x100, true, false},
-                                                 {kReadPlus, 0x100, false, false}, {kWritePlus, 0x100, true, false}};
-  std::sort(passing.executed->begin(), passing.executed->end());
+  FalconRun passing = run_that_executed(false, {{kReadMinus, 0x100, false, false}, {kWriteMinus, 0x100, true, false},
+                                                {kReadPlus, 0x100, false, false}, {kWritePlus, 0x100, true, false}});
+  passing.patterns.push_back(flow_sighting(kWritePlus, kReadMinus, 0x100, {0, 1}));
   // A failing run: every -1 ran (read and write), no +1 did.
-  FalconRun failing;
-  failing.failed = true;
-  failing.executed = std::vector<ExecutedAccess>{{kReadMinus, 0x100, false, false}, {kWriteMinus, 0x100, true, false}};
-  std::sort(failing.executed->begin(), failing.executed->end());
+  const FalconRun failing =
+      run_that_executed(true, {{kReadMinus, 0x100, false, false}, {kWriteMinus, 0x100, true, false}});
   std::vector<FalconRun> by_pc = {passing, failing};
   CHECK(add_orders_cut_short(by_pc) == 1);  // by pc, the +1's write "never came"
   std::vector<FalconRun> by_statement = {passing, failing};
   CHECK(add_orders_cut_short(by_statement, statement_of) == 0);  // the statement wrote it
   // A run that never wrote the location at either copy still gets the order.
-  FalconRun crashed;
-  crashed.failed = true;
-  crashed.executed = std::vector<ExecutedAccess>{{kReadMinus, 0x100, false, false}};
-  by_statement.push_back(crashed);
+  by_statement.push_back(run_that_executed(true, {{kReadMinus, 0x100, false, false}}));
   CHECK(add_orders_cut_short(by_statement, statement_of) == 1);
   REQUIRE(by_statement[2].patterns.size() == 1);
   CHECK(by_statement[2].patterns[0].cut_short);

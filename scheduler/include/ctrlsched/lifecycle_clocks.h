@@ -18,6 +18,10 @@
 // thread's knowledge after kVersions versions, are unknown: `ordered` says false, which only
 // keeps a pattern that could have been dropped.
 //
+// Not localize's HappensBefore (ctrlsched/localize/happens_before.h), which computes the full
+// relation of a recorded trace offline, with maps and every sync object: the shim needs a bounded,
+// online, allocation-free relation of two event kinds, decided after the fact for drained windows.
+//
 // Header-only, allocation-free, exception-free, zero-initialized storage (the shim keeps one in
 // static memory: 256 KiB, touched only as far as threads exist); the rules are unit-tested
 // (tests/unit/localize_lifecycle_clocks_test.cc, beside the golden tests of the window).
