@@ -18,6 +18,9 @@
 //      R1-W2-W1 fails only if the checking thread stops before it re-takes the lock and reads the
 //      balance again; a predicted early read r→w fails only if r's thread acts on what it read
 //      after w, not before.
+//   3b'. With ForceDirective::hold_at_location, the partner of rule 3b is held only at accesses
+//      to a bound location: it may publish or take locks first, which rule 7 needs when the
+//      partner's next move is what lets the read's thread reach its read.
 //   3c. Never held: a thread that owns a lock another thread is blocked on (holding it would
 //      starve the waiter; ForceOutcome::starvation_skips counts these).
 //   3d. Such an owner about to perform a later step records that step and where it took the
@@ -35,6 +38,10 @@
 //      binds it, and later ones match only an access to that address. A pattern is about one
 //      location (two for Locon's procedure III): bandwidth_order's W(h->bandwidth)→R(h->bandwidth)
 //      must not be "completed" by a read through a NULL h.
+//   7. A read step right after a write step of another role on the same location must read
+//      that write: a write to the bound address by any thread between them breaks the order
+//      (ForceOutcome::read_from_broken_*), the directive stops, not completed. dcl_registry's
+//      W(constructor)→R(size) "completed" with the creator's fill in between is no dirty read.
 //  SwitchAtEntry: when a thread enters a listed function (FuncEntry whose address is the step's
 //   site) for the first time in the run, its next decision point that offers another thread
 //   excludes it (once per function per run).
@@ -154,7 +161,7 @@ void ForcingStrategy::on_thread_created(ThreadId child, ThreadId parent) {
 bool ForcingStrategy::active() const {
   switch (kind_) {
     case ForceKind::Order:
-      return outcome_->completed == 0;
+      return outcome_->completed == 0 && outcome_->read_from_broken_step == 0;
     case ForceKind::SwitchAtEntry:
       return switch_pending_ != kNoThread ||
              std::any_of(entered_.begin(), entered_.begin() + directive_.count, [](bool e) { return !e; });
@@ -183,7 +190,7 @@ ThreadId ForcingStrategy::next_thread(const SchedulingPoint& point) {
     }
   }
   ThreadId chosen;
-  if (kind_ == ForceKind::Order && outcome_->completed == 0) {
+  if (kind_ == ForceKind::Order && active()) {
     chosen = order_choice(point);
   } else if (kind_ == ForceKind::SwitchAtEntry) {
     chosen = switch_choice(point);
@@ -403,7 +410,24 @@ std::uint32_t ForcingStrategy::later_step(const Candidate& c) const {
 bool ForcingStrategy::waits_for_partner(const Candidate& c) const {
   if (next_ == 0) return false;
   const std::uint8_t role = thread_role_[c.tid];
-  return role != kNoRole && directive_.steps[next_].role != role;
+  if (role == kNoRole || directive_.steps[next_].role == role) return false;
+  if (directive_.hold_at_location == 0) return true;
+  return (c.pending == PendingKind::Read || c.pending == PendingKind::Write) && c.pending_address != 0 &&
+         std::find(location_address_.begin(), location_address_.end(), c.pending_address) != location_address_.end();
+}
+
+bool ForcingStrategy::breaks_read_from(const TraceEvent& e) const {
+  if (next_ == 0 || next_ >= directive_.count) return false;
+  const ForceStep& read = directive_.steps[next_];
+  const ForceStep& write = directive_.steps[next_ - 1];
+  if (static_cast<ForceAccess>(read.access) != ForceAccess::Read ||
+      static_cast<ForceAccess>(write.access) != ForceAccess::Write || read.location != write.location ||
+      read.role == write.role) {
+    return false;
+  }
+  const auto kind = static_cast<EventKind>(e.kind);
+  const std::uint64_t address = location_address_[read.location];
+  return address != 0 && event_is_access(kind) && event_writes(kind) && e.address == address;
 }
 
 bool ForcingStrategy::held(const Candidate& c) const {
@@ -459,7 +483,15 @@ void ForcingStrategy::observe(const TraceEvent& e) {
     }
     if (cut_call && (cut.occurrence == 0 || context_seen_ + 1 == cut.occurrence)) reach_cut(last_step_);
     const bool followed = in_context();
-    if (!followed && outcome_->completed == 0 && step_matches_event(next_, e)) advance(e.thread, e.address);
+    if (!followed && active()) {
+      if (step_matches_event(next_, e)) {
+        advance(e.thread, e.address);
+      } else if (breaks_read_from(e)) {
+        outcome_->read_from_broken_step = next_;
+        outcome_->read_from_broken_thread = e.thread < 255 ? e.thread + 1 : 0;
+        outcome_->read_from_broken_site = e.site;
+      }
+    }
     if (followed && e.thread == directive_.context_thread && e.site == cut.site &&
         (event_is_access(static_cast<EventKind>(e.kind)) || cut_call)) {
       ++context_seen_;

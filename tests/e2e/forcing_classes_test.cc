@@ -25,6 +25,9 @@
 //   force_lock_evict     a lock-order deadlock whose one lock's half is the third call of a loop
 //                        and needs the other thread's earlier lock: a sync pattern bound to its
 //                        call and forced in the failing run's context
+//   force_publish_then_fill a double-checked table published before it is filled: the read of the
+//                        placeholder happens only if the creator, past its placeholder store, may
+//                        publish but not fill (held only at the table's field)
 // The true pattern must come out `confirmed` (never `refuted`); a wrong pattern must not be
 // `confirmed`; an order that cannot happen is `unrealized`, with the step that never happened.
 #include <catch2/catch.hpp>
@@ -519,4 +522,31 @@ TEST_CASE("forcing classes: an order that cannot happen is unrealized, with the 
   CHECK_FALSE(c.refuted);
   CHECK(c.reason == "no thread performed step 2 (W store) in 20/20 forced runs");
   CHECK(drv::confirmation_json(c).at("verdict") == "unrealized");
+}
+
+TEST_CASE("forcing classes: a read of a published placeholder is realized, never refuted on a later fill",
+          "[forcing-classes]") {
+  const std::string file = "force_publish_then_fill.c";
+  const int placeholder = program_line(file, "l->max_conns = 0;");
+  const int fill = program_line(file, "l->max_conns = parse_limit(\"max_conns\");");
+  const int read = program_line(file, "*accepted = l->max_conns > 0;");
+  TempDir dir;
+  const LocalizedProgram r = localize_program(dir, "force_publish_then_fill", "400");
+  INFO(r.run.process.out);
+  REQUIRE(r.run.process.exit_code == 1);
+  // Held at every point after its placeholder store, the creator has not published the table
+  // yet, the reader takes the slow path and blocks on the creator's lock, the creator runs on and
+  // fills the field: the read comes after the fill, no dirty read (forcing.h rule 7 stops such a
+  // run). Held only at the table's field, the creator publishes first and the read sees 0.
+  const Json& dirty = forced_pattern(r, "W1-R2-W1", file, {placeholder, read, fill});
+  const Json& c = dirty.at("confirmation");
+  INFO(c.dump());
+  CHECK(c.at("verdict") == "confirmed");
+  CHECK(c.at("binding").get<std::string>().find("held only at its accesses to the location") != std::string::npos);
+  // Locon's pair of the same read with the placeholder store: confirmed the same way, where it
+  // used to be refuted on runs whose read saw the fill.
+  const Json& pair = r.run.json.at("localization").at("locon").at("findings").at(0);
+  INFO(pair.dump());
+  REQUIRE(pair.contains("confirmation"));
+  CHECK(pair.at("confirmation").at("verdict") == "confirmed");
 }

@@ -91,6 +91,18 @@ ForceDirective lost_update_triple(std::uint32_t hold_limit = 0) {
                          hold_limit);
 }
 
+// Main (T0) and a thread it created (T1).
+void start_two_threads(ForcingStrategy& forcing) {
+  forcing.on_thread_created(0, kNoThread);
+  forcing.on_thread_created(1, 0);
+}
+
+// An access the strategy learns was performed, as the shim's event feed reports it.
+void perform(ForcingStrategy& forcing, ThreadId t, bool write, std::uint64_t site, std::uint64_t address) {
+  forcing.observe(TraceEvent{static_cast<std::uint8_t>(write ? EventKind::Write : EventKind::Read), 4, 0, t, address,
+                             site});
+}
+
 // Where `want` appears in `performed` as a contiguous run (index of its first element), or -1.
 long find_sequence(const std::vector<Performed>& performed, const std::vector<Performed>& want) {
   for (std::size_t i = 0; i + want.size() <= performed.size(); ++i) {
@@ -154,11 +166,9 @@ TEST_CASE("forcing: a pattern's steps access one location", "[forcing]") {
   const auto base = make_random_strategy(1, std::nullopt);
   ForcingStrategy forcing(*base, order_directive({force_step(kWrite, ForceAccess::Write, 0),
                                                   force_step(kRead, ForceAccess::Read, 1)}));
-  forcing.on_thread_created(0, kNoThread);
-  forcing.on_thread_created(1, 0);
+  start_two_threads(forcing);
   const auto access = [&](ThreadId t, bool write, std::uint64_t site, std::uint64_t address) {
-    forcing.observe(TraceEvent{static_cast<std::uint8_t>(write ? EventKind::Write : EventKind::Read), 4, 0, t,
-                               address, site});
+    perform(forcing, t, write, site, address);
   };
   access(0, true, kWrite, 0xA000);
   CHECK(forcing.outcome().steps_done == 1);
@@ -316,4 +326,67 @@ TEST_CASE("forcing: an invalid directive leaves the base strategy alone", "[forc
     const SchedulingPoint p{0, true, PointKind::Access, step, three};
     CHECK(forcing.next_thread(p) == b->next_thread(p));
   }
+}
+
+TEST_CASE("forcing: a read step must read the write step before it", "[forcing]") {
+  // dcl_registry: T0 constructs the object (W, site kWrite), later fills the same field (W, site
+  // kOther); T1 reads it (site kRead). W0→R1 is the dirty read only if T1's read comes before
+  // the fill: a fill in between breaks the order, which then stops, not completed.
+  const auto base = make_random_strategy(1, std::nullopt);
+  ForcingStrategy forcing(*base, order_directive({force_step(kWrite, ForceAccess::Write, 0),
+                                                  force_step(kRead, ForceAccess::Read, 1)}));
+  start_two_threads(forcing);
+  const auto access = [&](ThreadId t, bool write, std::uint64_t site, std::uint64_t address) {
+    perform(forcing, t, write, site, address);
+  };
+  access(0, true, kWrite, 0xA000);
+  access(0, true, kOther, 0xB000);  // another location: no harm
+  REQUIRE(forcing.active());
+  access(0, true, kOther, 0xA000);  // the fill
+  CHECK_FALSE(forcing.active());
+  CHECK(forcing.outcome().read_from_broken_step == 1);
+  CHECK(forcing.outcome().read_from_broken_thread == 1);
+  CHECK(forcing.outcome().read_from_broken_site == kOther);
+  access(1, false, kRead, 0xA000);
+  CHECK(forcing.outcome().completed == 0);
+  CHECK(forcing.outcome().steps_done == 1);
+}
+
+TEST_CASE("forcing: a read after a write of its own role, or a write after a read, is not rule 7", "[forcing]") {
+  const auto base = make_random_strategy(1, std::nullopt);
+  // R0→W1: another write between them changes nothing the pattern says.
+  ForcingStrategy forcing(*base, order_directive({force_step(kRead, ForceAccess::Read, 0),
+                                                  force_step(kWrite, ForceAccess::Write, 1)}));
+  start_two_threads(forcing);
+  perform(forcing, 0, false, kRead, 0xA000);
+  perform(forcing, 0, true, kOther, 0xA000);
+  CHECK(forcing.outcome().read_from_broken_step == 0);
+  perform(forcing, 1, true, kWrite, 0xA000);
+  CHECK(forcing.outcome().completed == 1);
+}
+
+TEST_CASE("forcing: held at the location, the partner may move on elsewhere first", "[forcing]") {
+  // T0 has written (step 0) and is about to access another location; T1 is about to read. Held
+  // everywhere (rule 3b) T0 is not offered; with hold_at_location it is, until it is about to
+  // touch the pattern's location again.
+  ForceDirective pattern =
+      order_directive({force_step(kWrite, ForceAccess::Write, 0), force_step(kRead, ForceAccess::Read, 1)});
+  const auto offered_t0 = [&](std::uint64_t t0_address) {
+    const auto base = make_random_strategy(7, std::nullopt);
+    ForcingStrategy forcing(*base, pattern);
+    start_two_threads(forcing);
+    perform(forcing, 0, true, kWrite, 0xA000);
+    // T1 is not at its read yet (another site), so immediacy does not decide.
+    const std::vector<Candidate> candidates = {{0, false, PendingKind::Write, kOther, t0_address},
+                                               {1, false, PendingKind::Read, kOther, 0xC000}};
+    bool t0 = false;
+    for (std::uint64_t step = 1; step <= 40 && !t0; ++step) {
+      t0 = forcing.next_thread(SchedulingPoint{1, true, PointKind::Access, step, candidates}) == 0;
+    }
+    return t0;
+  };
+  CHECK_FALSE(offered_t0(0xB000));
+  pattern.hold_at_location = 1;
+  CHECK(offered_t0(0xB000));
+  CHECK_FALSE(offered_t0(0xA000));
 }

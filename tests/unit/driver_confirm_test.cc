@@ -2,6 +2,7 @@
 // tally of a batch, and the text and JSON renderings (confirm.h).
 #include <catch2/catch.hpp>
 
+#include "ctrlsched/forcing.h"
 #include "localize/confirm.h"
 
 using namespace ctrlsched;
@@ -148,4 +149,37 @@ TEST_CASE("confirm: a failure after the failing thread's own steps counts for th
   // A thread bound to no role failed: not this order's failure either.
   c = tally_confirmation({cut_short(0, 1, 5)}, kOriginal, 0.2, &order);
   CHECK(c.failed_incomplete == 1);
+}
+
+TEST_CASE("confirm: runs whose read step saw another write are unrealized, and say so", "[confirm]") {
+  // dcl_registry: step 1 is the constructor's store, step 2 the reader's load; in 15 of 20 runs
+  // the creator (T1) filled the object first (ForceOutcome::read_from_broken_*), in 5 the reader
+  // never got there at all.
+  std::vector<DirectedRun> runs;
+  for (std::uint64_t s = 0; s < 20; ++s) {
+    DirectedRun d = directed(run_with(s, OutcomeKind::Pass), false);
+    d.force.steps_done = 1;
+    d.force.role_thread[1] = 3;  // T2
+    if (s < 15) {
+      d.force.read_from_broken_step = 1;
+      d.force.read_from_broken_thread = 2;  // T1
+      d.force.read_from_broken_site = 0x1234;
+    }
+    runs.push_back(d);
+  }
+  const ForceDirective directive =
+      order_directive({force_step(0x10, ForceAccess::Write, 0), force_step(0x20, ForceAccess::Read, 1)});
+  const ConfirmationResult c =
+      tally_confirmation(runs, kOriginal, 0.18, &directive, {"W a.cpp:26 registry()", "R a.cpp:37 checksum()"});
+  // Not a single run had the order: no evidence either way, least of all a refutation.
+  CHECK(c.completed == 0);
+  CHECK(c.verdict == Verdict::Unrealized);
+  CHECK(c.reason ==
+        "T1 wrote the location again before step 2 (R a.cpp:37 checksum()) could read step 1's write, in 15/20 "
+        "forced runs");
+  // When most incomplete runs stalled otherwise, the stall is named as before.
+  for (std::size_t i = 0; i < 10; ++i) runs[i].force.read_from_broken_step = 0;
+  const ConfirmationResult other =
+      tally_confirmation(runs, kOriginal, 0.18, &directive, {"W a.cpp:26 registry()", "R a.cpp:37 checksum()"});
+  CHECK(other.reason == "T2 never reached step 2 (R a.cpp:37 checksum()) in 20/20 forced runs");
 }

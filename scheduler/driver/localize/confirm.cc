@@ -117,6 +117,23 @@ std::string stall_reason(const std::vector<DirectedRun>& runs, const ForceDirect
     ++stopped[std::min<std::uint32_t>(run.force.steps_done, kMaxForceSteps)];
   }
   if (incomplete == 0) return "";
+  // Most incomplete runs had their read step's location written first (forcing_strategy.cc, rule 7).
+  std::uint64_t broken = 0;
+  const DirectedRun* first_broken = nullptr;
+  for (const DirectedRun& run : runs) {
+    if (run.force.completed || run.force.read_from_broken_step == 0) continue;
+    if (broken++ == 0) first_broken = &run;
+  }
+  if (2 * broken > incomplete) {
+    const std::uint32_t read = first_broken->force.read_from_broken_step;
+    const std::uint32_t writer = first_broken->force.read_from_broken_thread;
+    std::string text = (writer == 0 ? std::string("another thread") : "T" + std::to_string(writer - 1)) +
+                       " wrote the location again before step " + std::to_string(read + 1);
+    if (read < step_names.size() && !step_names[read].empty()) text += " (" + step_names[read] + ")";
+    text += " could read step " + std::to_string(read) + "'s write, in " + std::to_string(broken) + "/" +
+            std::to_string(runs.size()) + " forced runs";
+    return text;
+  }
   const auto step = static_cast<std::uint32_t>(std::max_element(stopped.begin(), stopped.end()) - stopped.begin());
   std::string who = "no thread";
   if (directive != nullptr && step < directive->count) {
@@ -191,6 +208,14 @@ std::optional<LockRetry> lock_call_retry(const ForceDirective& directive, const 
                " before it takes the lock (held at its step, inside that lock, it starved the thread of an " +
                "earlier step)";
   return retry;
+}
+
+// Some run stopped because a write reached a read step's location before the read
+// (forcing_strategy.cc, rule 7): worth one more try with the partner held only at the location.
+bool some_read_step_broken(const std::vector<DirectedRun>& runs) {
+  return std::any_of(runs.begin(), runs.end(), [](const DirectedRun& run) {
+    return !run.force.completed && run.force.read_from_broken_step != 0;
+  });
 }
 
 // The failing thread had done every step of its role, at least one step was done, and another
@@ -290,42 +315,48 @@ CounterfactualResult force_counterfactual(const LaunchTarget& target, DirectedBa
     CounterfactualResult r;
     const std::vector<std::string> names = names_in_order(order, step_names);
     r.order = arrows(names);
-    for (std::size_t a = chosen; a < attempts.size(); ++a) {
+    bool realized = false;
+    for (std::size_t a = chosen; a < attempts.size() && !realized; ++a) {
       if (attempts[a].count != attempts[chosen].count) continue;  // the order in context: other steps
-      const std::optional<ForceDirective> opposite = counterfactual_directive(attempts[a], order);
+      std::optional<ForceDirective> opposite = counterfactual_directive(attempts[a], order);
       if (!opposite) continue;
-      batch.directive = *opposite;
-      const std::vector<DirectedRun> runs = run_directed(target, batch, context, target_name);
-      const ConfirmationResult t = tally_confirmation(runs, original, request.baseline_rate, &*opposite, names);
-      attempt_runs += t.forced_runs;
-      const bool realized = t.completed >= kMinCompletedRuns;
-      if (a == chosen || realized) {
-        r.forced_runs = t.forced_runs;
-        r.completed = t.completed;
-        r.failed = t.failed;
-        r.failed_incomplete = t.failed_incomplete;
-        r.failed_other = t.failed_other;
-        r.binding = t.binding;
-        r.reason = t.reason;
-        r.replayed_incomplete = 0;
-        r.without_pattern = 0;
-        r.without_pattern_failed = 0;
-        if (!refuted && t.completed < t.forced_runs) {
-          // The runs the tally did not count as completed (those that failed after their own
-          // steps are counted so).
-          std::vector<const DirectedRun*> incomplete;
-          for (const DirectedRun& run : runs) {
-            if (!run.force.completed && !failed_after_own_steps(run, &*opposite)) incomplete.push_back(&run);
+      // As for the pattern (confirm): a binding whose read step a write reached first is tried
+      // once more with the partner held only at the location, before the looser bindings.
+      for (bool retry = false;; retry = true) {
+        batch.directive = *opposite;
+        const std::vector<DirectedRun> runs = run_directed(target, batch, context, target_name);
+        const ConfirmationResult t = tally_confirmation(runs, original, request.baseline_rate, &*opposite, names);
+        attempt_runs += t.forced_runs;
+        realized = t.completed >= kMinCompletedRuns;
+        if ((a == chosen && !retry) || realized) {
+          r.forced_runs = t.forced_runs;
+          r.completed = t.completed;
+          r.failed = t.failed;
+          r.failed_incomplete = t.failed_incomplete;
+          r.failed_other = t.failed_other;
+          r.binding = t.binding;
+          r.reason = t.reason;
+          r.replayed_incomplete = 0;
+          r.without_pattern = 0;
+          r.without_pattern_failed = 0;
+          if (!refuted && t.completed < t.forced_runs) {
+            // The runs the tally did not count as completed (those that failed after their own
+            // steps are counted so).
+            std::vector<const DirectedRun*> incomplete;
+            for (const DirectedRun& run : runs) {
+              if (!run.force.completed && !failed_after_own_steps(run, &*opposite)) incomplete.push_back(&run);
+            }
+            const WithoutPatternCount without = runs_without_pattern(target, batch.base, incomplete, original,
+                                                                     attempts[chosen], batch.timeout_seconds, target_name);
+            r.replayed_incomplete = without.replayed;
+            r.without_pattern = without.without;
+            r.without_pattern_failed = without.without_failed;
+            attempt_runs += without.replayed;
           }
-          const WithoutPatternCount without = runs_without_pattern(target, batch.base, incomplete, original,
-                                                                   attempts[chosen], batch.timeout_seconds, target_name);
-          r.replayed_incomplete = without.replayed;
-          r.without_pattern = without.without;
-          r.without_pattern_failed = without.without_failed;
-          attempt_runs += without.replayed;
         }
+        if (realized || retry || !some_read_step_broken(runs) || opposite->hold_at_location != 0) break;
+        opposite->hold_at_location = 1;
       }
-      if (realized) break;
     }
     // The first serial order is tested at kCounterfactualAlpha; the second only rescues a first
     // one that was realized and did not decide, at half that level.
@@ -595,6 +626,7 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
   std::vector<std::string> attempt_notes(attempts.size());  // said after the attempt's binding
   std::deque<std::vector<std::string>> added_names;          // of attempts added below
   std::size_t lock_retry = SIZE_MAX;  // the index of that attempt
+  std::size_t location_retry = SIZE_MAX;  // ... and of the one held only at the location
   std::vector<DirectedRun> runs;
   ConfirmationResult c;
   std::vector<std::string> tried;
@@ -616,6 +648,19 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
     total_runs += attempt.forced_runs;
     tried.push_back(attempt.binding);
     const bool realized = attempt.verdict != Verdict::Unrealized;
+    // Stalled because a write reached a read step's location before the read (rule 7),
+    // e.g. the partner held before it published the object went on to fill it when the reader
+    // blocked on its lock: once, the binding again with the partner held only at that location.
+    if (!realized && some_read_step_broken(attempt_runs) && location_retry == SIZE_MAX &&
+        attempts[a].hold_at_location == 0) {
+      location_retry = attempts.size();
+      ForceDirective retry = attempts[a];
+      retry.hold_at_location = 1;
+      attempts.push_back(retry);
+      attempt_names.push_back(attempt_names[a]);
+      attempt_notes.push_back(attempt_notes[a] + ", the partner held only at its accesses to the location (held "
+                              "everywhere, a write reached the location before the read)");
+    }
     // Stalled because a thread owned a lock the thread of an earlier step was blocked on (it could
     // not be held, and went on to its step out of order): once, after every other binding, the
     // first such binding again with that thread held at the call that took the lock

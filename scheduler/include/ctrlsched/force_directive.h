@@ -60,6 +60,10 @@ struct ForceDirective {
   std::uint32_t context;
   std::uint32_t context_thread;
   ForceStep context_step;
+  // Order: 1 = a thread waiting for its partner (bound to a role that is not the next step's) is
+  // held only where it is about to access one of the order's bound locations, not at every point
+  // (docs/forcing.md, "A read reads the write before it"). 0: held at every point.
+  std::uint32_t hold_at_location;
 };
 
 // ForceDirective::role_threads: role -> ThreadId, or kNoBoundThread.
@@ -99,6 +103,13 @@ struct ForceOutcome {
   // its lock").
   std::uint32_t starved_step;
   std::uint64_t starved_lock_site;
+  // Order: a read step that must read the write step just before it (different roles, one
+  // location) whose location another write reached first. The read step's index (0: never) and
+  // that write's thread (ThreadId + 1) and site; the directive stops there, not completed: the
+  // read can no longer see the step's write, so the run is not the pattern.
+  std::uint32_t read_from_broken_step;
+  std::uint32_t read_from_broken_thread;
+  std::uint64_t read_from_broken_site;
 };
 
 }  // namespace ctrlsched

@@ -111,6 +111,8 @@ class ForcingStrategy final : public Strategy {
   std::uint32_t later_step(const Candidate& candidate) const;
   // The candidate's thread is bound to a role, not the next step's (rule 3b).
   bool waits_for_partner(const Candidate& candidate) const;
+  // The event writes the location a read step must read from its write step first (rule 7).
+  bool breaks_read_from(const TraceEvent& event) const;
   bool held(const Candidate& candidate) const;
   // It would be held but owns a lock another thread is blocked on (rule 3c: never held).
   bool would_hold_lock_owner(const Candidate& candidate) const;

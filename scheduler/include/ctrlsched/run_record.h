@@ -24,7 +24,7 @@
 namespace ctrlsched {
 
 inline constexpr std::uint32_t kRunRecordMagic = 0x52525343;  // "CSRR"
-inline constexpr std::uint32_t kRunRecordVersion = 12;  // 12: ForceOutcome::starved_lock_site; 11: eight force steps; 10: ForceDirective::context
+inline constexpr std::uint32_t kRunRecordVersion = 13;  // 13: ForceDirective::hold_at_location, ForceOutcome::read_from_broken_*; 12: ForceOutcome::starved_lock_site; 11: eight force steps; 10: ForceDirective::context
 // SURW's per-thread event estimates and counts: threads past this many are not carried.
 inline constexpr std::size_t kRecordSurwThreads = 64;
 inline constexpr const char* kRecordFdEnv = "CTRLSCHED_RECORD_FD";
