@@ -1,6 +1,7 @@
 // ctrlsched-truth: class=double_checked_locking fails=exit
-// ctrlsched-truth: cause g_registry W1@25 R2@22
-// ctrlsched-truth: cause * R1@36 W2@27
+// ctrlsched-truth: cause g_registry W1@26 R2@23
+// ctrlsched-truth: cause * R1@37 W2@28
+// ctrlsched-truth: cause * W1@26 R2@37 W1@28
 // dcl_registry.cpp - a lazily built, double-checked singleton of status codes.
 //
 // registry() skips the lock when the pointer is set. The slow path publishes the pointer
