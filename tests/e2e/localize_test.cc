@@ -160,7 +160,7 @@ TEST_CASE("localize: an uninstrumented test gets one note and the usual exit sta
   CHECK(localized.json.at("localization").at("instrumented") == false);
 }
 
-TEST_CASE("localize: a correct instrumented test has no failing seed, only refuted predictions", "[localize]") {
+TEST_CASE("localize: a correct instrumented test has no failing seed, no prediction confirmed", "[localize]") {
   TempDir dir;
   const LocalizedExample r = localize_example(dir, "correct_locks");
   INFO(r.run.describe());
@@ -175,8 +175,15 @@ TEST_CASE("localize: a correct instrumented test has no failing seed, only refut
   const Json& prediction = loc.at("prediction");
   if (prediction.contains("confirmations")) {
     REQUIRE_FALSE(prediction.at("confirmations").empty());
+    // Forced, a predicted write→read never fails; where the other producer's store comes
+    // between them in most runs, the read does not see the predicted write and the order is
+    // unrealized, not refuted (docs/forcing.md, "A read reads the write before it").
     for (const Json& c : prediction.at("confirmations")) {
-      CHECK(c.at("verdict") == "refuted");
+      INFO(c.dump());
+      CHECK((c.at("verdict") == "refuted" || c.at("verdict") == "unrealized"));
+      if (c.at("verdict") == "unrealized") {
+        CHECK(c.at("reason").get<std::string>().find("wrote the location again before step 2") != std::string::npos);
+      }
       CHECK(c.at("failed") == 0);
       CHECK(c.at("failed_other") == 0);
     }
