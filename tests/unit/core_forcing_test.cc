@@ -97,6 +97,11 @@ void start_two_threads(ForcingStrategy& forcing) {
   forcing.on_thread_created(1, 0);
 }
 
+// The pair W(kWrite) by role 0, then R(kRead) by role 1, on one location.
+ForceDirective write_then_read() {
+  return order_directive({force_step(kWrite, ForceAccess::Write, 0), force_step(kRead, ForceAccess::Read, 1)});
+}
+
 // An access the strategy learns was performed, as the shim's event feed reports it.
 void perform(ForcingStrategy& forcing, ThreadId t, bool write, std::uint64_t site, std::uint64_t address) {
   forcing.observe(TraceEvent{static_cast<std::uint8_t>(write ? EventKind::Write : EventKind::Read), 4, 0, t, address,
@@ -164,19 +169,15 @@ TEST_CASE("forcing: a pattern's steps access one location", "[forcing]") {
   // T0 writes 0x20 at address A; T1 reads site 0x10 at address B, then at A. The pair W→R on
   // one location completes only with T1's read of A, not with its read of B at the same site.
   const auto base = make_random_strategy(1, std::nullopt);
-  ForcingStrategy forcing(*base, order_directive({force_step(kWrite, ForceAccess::Write, 0),
-                                                  force_step(kRead, ForceAccess::Read, 1)}));
+  ForcingStrategy forcing(*base, write_then_read());
   start_two_threads(forcing);
-  const auto access = [&](ThreadId t, bool write, std::uint64_t site, std::uint64_t address) {
-    perform(forcing, t, write, site, address);
-  };
-  access(0, true, kWrite, 0xA000);
+  perform(forcing, 0, true, kWrite, 0xA000);
   CHECK(forcing.outcome().steps_done == 1);
   const std::vector<Candidate> at_b = {{1, false, PendingKind::Read, kRead, 0xB000}};
   (void)forcing.next_thread(SchedulingPoint{1, true, PointKind::Access, 1, at_b});
-  access(1, false, kRead, 0xB000);
+  perform(forcing, 1, false, kRead, 0xB000);
   CHECK(forcing.outcome().completed == 0);
-  access(1, false, kRead, 0xA000);
+  perform(forcing, 1, false, kRead, 0xA000);
   CHECK(forcing.outcome().completed == 1);
 }
 
@@ -333,21 +334,17 @@ TEST_CASE("forcing: a read step must read the write step before it", "[forcing]"
   // kOther); T1 reads it (site kRead). W0→R1 is the dirty read only if T1's read comes before
   // the fill: a fill in between breaks the order, which then stops, not completed.
   const auto base = make_random_strategy(1, std::nullopt);
-  ForcingStrategy forcing(*base, order_directive({force_step(kWrite, ForceAccess::Write, 0),
-                                                  force_step(kRead, ForceAccess::Read, 1)}));
+  ForcingStrategy forcing(*base, write_then_read());
   start_two_threads(forcing);
-  const auto access = [&](ThreadId t, bool write, std::uint64_t site, std::uint64_t address) {
-    perform(forcing, t, write, site, address);
-  };
-  access(0, true, kWrite, 0xA000);
-  access(0, true, kOther, 0xB000);  // another location: no harm
+  perform(forcing, 0, true, kWrite, 0xA000);
+  perform(forcing, 0, true, kOther, 0xB000);  // another location: no harm
   REQUIRE(forcing.active());
-  access(0, true, kOther, 0xA000);  // the fill
+  perform(forcing, 0, true, kOther, 0xA000);  // the fill
   CHECK_FALSE(forcing.active());
   CHECK(forcing.outcome().read_from_broken_step == 1);
   CHECK(forcing.outcome().read_from_broken_thread == 1);
   CHECK(forcing.outcome().read_from_broken_site == kOther);
-  access(1, false, kRead, 0xA000);
+  perform(forcing, 1, false, kRead, 0xA000);
   CHECK(forcing.outcome().completed == 0);
   CHECK(forcing.outcome().steps_done == 1);
 }
@@ -369,8 +366,7 @@ TEST_CASE("forcing: held at the location, the partner may move on elsewhere firs
   // T0 has written (step 0) and is about to access another location; T1 is about to read. Held
   // everywhere (rule 3b) T0 is not offered; with hold_at_location it is, until it is about to
   // touch the pattern's location again.
-  ForceDirective pattern =
-      order_directive({force_step(kWrite, ForceAccess::Write, 0), force_step(kRead, ForceAccess::Read, 1)});
+  ForceDirective pattern = write_then_read();
   const auto offered_t0 = [&](std::uint64_t t0_address) {
     const auto base = make_random_strategy(7, std::nullopt);
     ForcingStrategy forcing(*base, pattern);
