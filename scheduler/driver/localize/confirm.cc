@@ -626,7 +626,7 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
   std::vector<std::string> attempt_notes(attempts.size());  // said after the attempt's binding
   std::deque<std::vector<std::string>> added_names;          // of attempts added below
   std::size_t lock_retry = SIZE_MAX;  // the index of that attempt
-  std::size_t location_retry = SIZE_MAX;  // ... and of the one held only at the location
+  bool location_retried = false;      // the binding held only at the location was added
   std::vector<DirectedRun> runs;
   ConfirmationResult c;
   std::vector<std::string> tried;
@@ -651,9 +651,9 @@ ConfirmationResult confirm(const LaunchTarget& target, const ConfirmRequest& req
     // Stalled because a write reached a read step's location before the read (rule 7),
     // e.g. the partner held before it published the object went on to fill it when the reader
     // blocked on its lock: once, the binding again with the partner held only at that location.
-    if (!realized && some_read_step_broken(attempt_runs) && location_retry == SIZE_MAX &&
+    if (!realized && some_read_step_broken(attempt_runs) && !location_retried &&
         attempts[a].hold_at_location == 0) {
-      location_retry = attempts.size();
+      location_retried = true;
       ForceDirective retry = attempts[a];
       retry.hold_at_location = 1;
       attempts.push_back(retry);
