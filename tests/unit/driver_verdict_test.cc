@@ -390,6 +390,54 @@ TEST_CASE("reference binding: two pairs on two locations coupled by the threads'
   CHECK_FALSE(couple_pairs(count_flow, stale_sum, count_first).has_value());
 }
 
+TEST_CASE("couplings: a half couples with the confirmed pair in its order and reversed", "[verdict]") {
+  // table_resize: the writer (T1) stores the capacity (kStoreCap) and then the slots pointer
+  // (kStoreSlots); the reader (T2) loads the capacity (kLoadCap) and then the slots (kLoadSlots).
+  // Either straddle fails. Confirmed alone: the capacity's store before its load (one straddle's
+  // half). Not confirmed alone: the slots' store before their load, which is the OTHER
+  // straddle's half: it fails with the capacity loaded before it is stored, the confirmed pair
+  // reversed. With the pair in its own order the reader sees both new values, which passes.
+  constexpr std::uint64_t kStoreCap = 0x38, kStoreSlots = 0x39, kLoadCap = 0x28, kLoadSlots = 0x29, kCap = 0x100,
+                          kSlots = 0x200;
+  localize::Trace t;
+  t.events = {access(1, EventKind::Write, kStoreCap, kCap), access(2, EventKind::Read, kLoadCap, kCap),
+              access(2, EventKind::Read, kLoadSlots, kSlots), access(1, EventKind::Write, kStoreSlots, kSlots)};
+  ForceDirective capacity_flow{};
+  capacity_flow.kind = static_cast<std::uint32_t>(ForceKind::Order);
+  capacity_flow.count = 2;
+  capacity_flow.steps[0] = ForceStep{kStoreCap, static_cast<std::uint8_t>(ForceAccess::Write), 0, 0, 0};
+  capacity_flow.steps[1] = ForceStep{kLoadCap, static_cast<std::uint8_t>(ForceAccess::Read), 1, 0, 0};
+  ForceDirective slots_flow = capacity_flow;
+  slots_flow.steps[0] = ForceStep{kStoreSlots, static_cast<std::uint8_t>(ForceAccess::Write), 0, 0, 0};
+  slots_flow.steps[1] = ForceStep{kLoadSlots, static_cast<std::uint8_t>(ForceAccess::Read), 1, 0, 0};
+  const std::vector<ForceDirective> found = couplings(capacity_flow, slots_flow, t);
+  REQUIRE(found.size() == 2);
+  const auto sites = [](const ForceDirective& d) {
+    std::vector<std::uint64_t> out;
+    for (std::uint32_t i = 0; i < d.count; ++i) out.push_back(d.steps[i].site);
+    return out;
+  };
+  // Its own order first: both stores before both loads (the writer's program order keeps the
+  // capacity's store first, the reader's its capacity load first).
+  CHECK(sites(found[0]) == std::vector<std::uint64_t>{kStoreCap, kLoadCap, kStoreSlots, kLoadSlots});
+  // Reversed: the capacity loaded before it is stored, the slots after they are: the straddle the
+  // half belongs to.
+  CHECK(sites(found[1]) == std::vector<std::uint64_t>{kLoadCap, kStoreCap, kStoreSlots, kLoadSlots});
+  CHECK(found[1].steps[0].role == found[1].steps[3].role);  // the reader's two loads
+  CHECK(found[1].steps[1].role == found[1].steps[2].role);  // the writer's two stores
+  CHECK(found[1].steps[0].location == 0);                     // the confirmed pair's location
+  CHECK(found[1].steps[2].location == 1);
+  CHECK(bound_thread(found[1], found[1].steps[0].role) == 2);
+  CHECK(bound_thread(found[1], found[1].steps[1].role) == 1);
+  // Not a pair (three steps): only its own order is tried, and couple_pairs places none.
+  ForceDirective triple = capacity_flow;
+  triple.count = 3;
+  triple.steps[2] = ForceStep{kLoadCap, static_cast<std::uint8_t>(ForceAccess::Read), 0, 0, 0};
+  CHECK(couplings(triple, slots_flow, t).empty());
+  // Both pairs on one location: nothing to couple, in either order.
+  CHECK(couplings(capacity_flow, capacity_flow, t).empty());
+}
+
 TEST_CASE("occurs_in: the pattern's steps in order, any threads and iterations, sync operations too", "[verdict]") {
   localize::Trace t;
   t.events = {access(0, EventKind::Read, kRead, kX),  // main's own read: no partner after it

@@ -252,8 +252,9 @@ class Confirmer {
   // Falcon and ConSeq rank one location at a time: a two-variable bug's halves come as separate
   // pairs, and Locon may report the coupled pair for the other straddle or not at all. A forced
   // pair not confirmed alone and a confirmed one on another location, both by the reference run's
-  // two threads, are forced together as one two-variable finding (couple_pairs), which gets the
-  // per-pair controls of coupled_halves.h; confirm_coupled_parts then reads them.
+  // two threads, are forced together as one two-variable finding (couplings: the confirmed pair
+  // in its order and reversed), which gets the per-pair controls of coupled_halves.h;
+  // confirm_coupled_parts then reads them.
   void couple_pairs_across_locations() {
     if (reference_ == nullptr) return;
     std::vector<ForceDirective> coupled;
@@ -261,12 +262,12 @@ class Confirmer {
       if (p.same_as != SIZE_MAX || !p.confirmation || p.confirmation->verdict == Verdict::Confirmed || p.symptom) continue;
       for (const Suspect& q : suspects_) {
         if (&q == &p || q.same_as != SIZE_MAX || !q.confirmation || q.confirmation->verdict != Verdict::Confirmed) continue;
-        const std::optional<ForceDirective> both = couple_pairs(q.directive, p.directive, *reference_);
-        if (!both) continue;
-        const auto same = [&](const ForceDirective& d) { return same_directive(d, *both); };
-        const bool known = std::any_of(suspects_.begin(), suspects_.end(), [&](const Suspect& s) { return same(s.directive); }) ||
-                           std::any_of(coupled.begin(), coupled.end(), same);
-        if (!known) coupled.push_back(*both);
+        for (const ForceDirective& both : couplings(q.directive, p.directive, *reference_)) {
+          const auto same = [&](const ForceDirective& d) { return same_directive(d, both); };
+          const bool known = std::any_of(suspects_.begin(), suspects_.end(), [&](const Suspect& s) { return same(s.directive); }) ||
+                             std::any_of(coupled.begin(), coupled.end(), same);
+          if (!known) coupled.push_back(both);
+        }
       }
     }
     for (const ForceDirective& d : coupled) confirm_suspect(suspects_[add(d)]);

@@ -320,6 +320,22 @@ std::optional<ForceDirective> couple_pairs(const ForceDirective& confirmed, cons
   return d;
 }
 
+std::vector<ForceDirective> couplings(const ForceDirective& confirmed, const ForceDirective& other,
+                                      const localize::Trace& trace) {
+  // The two differ in the confirmed pair's order, so never come out the same.
+  std::vector<ForceDirective> found;
+  const auto add = [&](const ForceDirective& first) {
+    if (const std::optional<ForceDirective> both = couple_pairs(first, other, trace)) found.push_back(*both);
+  };
+  add(confirmed);
+  if (confirmed.count == 2) {
+    ForceDirective reversed = confirmed;
+    std::swap(reversed.steps[0], reversed.steps[1]);
+    add(reversed);
+  }
+  return found;
+}
+
 std::string binding_text(const ForceDirective& d) {
   std::string text;
   for (std::uint32_t r = 0; r < kMaxForceRoles; ++r) {

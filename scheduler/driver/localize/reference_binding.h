@@ -78,6 +78,15 @@ std::optional<ForceStep> critical_section_entry(const ForceDirective& directive,
 std::optional<ForceDirective> couple_pairs(const ForceDirective& confirmed, const ForceDirective& other,
                                            const localize::Trace& trace);
 
+// The two-variable findings to force `other` in with a confirmed pair: couple_pairs with the
+// confirmed pair in its own order and reversed, those that can be placed. A bug with
+// two straddles (either order of the two pairs' straddling fails) has a half of each among the
+// single-location patterns, so the half of one straddle couples with the reversal of the other's
+// confirmed half (corpus table_resize: the slots read after grow's slots write fails only with
+// the capacity read before grow's capacity write); forcing finds out which coupling fails.
+std::vector<ForceDirective> couplings(const ForceDirective& confirmed, const ForceDirective& other,
+                                      const localize::Trace& trace);
+
 // "roles T1, T2; T1's 3rd access at step 1" style description of a directive's binding
 // ("roles bind at first match" when unbound).
 std::string binding_text(const ForceDirective& directive);
