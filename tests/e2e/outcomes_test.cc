@@ -5,6 +5,8 @@
 // a SIGSEGV in a worker (signal naming the thread).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <regex>
 #include <set>
 
@@ -165,6 +167,23 @@ TEST_CASE("an assertion inside an inlined helper: its first frame names the help
     REQUIRE_FALSE(first["failure"]["stack"].empty());
     CHECK(first["failure"]["stack"][0].get<std::string>() == "slot_value (inlined_crash.c:" + std::to_string(line) + ")");
   }
+}
+
+TEST_CASE("a failure in main: the stack's last frame, _start, has no source line", "[outcomes]") {
+  // _start has no debug information; libdw answered the lookup with the line table's last row
+  // before it (main's code ends just below it in this binary): "_start (std_thread.h:142)".
+  TempDir dir;
+  const SeedsRun r = run_seeds(dir, binary("corpus", "price_cache"), {"--seeds", "20", "-j2"});
+  INFO(r.describe());
+  const auto failing = std::find_if(r.runs().begin(), r.runs().end(),
+                                    [](const Json& run) { return run["failure"].is_object(); });
+  REQUIRE(failing != r.runs().end());
+  const Json& stack = (*failing)["failure"]["stack"];
+  INFO("stack " << stack.dump());
+  REQUIRE(stack.is_array());
+  REQUIRE_FALSE(stack.empty());
+  CHECK(contains(stack[0].get<std::string>(), "main (price_cache.cpp:"));
+  CHECK(stack.back().get<std::string>() == "_start (price_cache)");
 }
 
 TEST_CASE("main returning while a worker waits forever passes: returning from main ends the process",

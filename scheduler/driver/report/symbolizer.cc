@@ -48,8 +48,23 @@ const Dwfl_Callbacks kCallbacks = {
 // the compile unit right after the first instance), so the user's call site, two or three
 // instances out, was never seen. dwarf_getscopes_die on the innermost scope walks the concrete
 // nesting of the DIE tree instead, every inlined instance up to the function it was inlined into.
+// The name of an inlined instance or a function's DIE: its linkage name demangled (through its
+// abstract origin or declaration), else its plain name; "" when it has neither.
+std::string scope_function_name(Dwarf_Die* scope) {
+  Dwarf_Attribute attribute;
+  const char* linkage = dwarf_formstring(dwarf_attr_integrate(scope, DW_AT_linkage_name, &attribute));
+  if (linkage == nullptr) linkage = dwarf_formstring(dwarf_attr_integrate(scope, DW_AT_MIPS_linkage_name, &attribute));
+  if (linkage != nullptr) return demangle(linkage);
+  const char* plain = dwarf_diename(scope);
+  return plain != nullptr ? plain : "";
+}
+
+// `function` becomes the function the call site is in: the next inlined instance or function
+// outwards. The ELF symbol is the function everything was inlined into, which for a lock_guard
+// in a class method called from a std::thread lambda is libstdc++'s _State_impl<...>::_M_run(),
+// beside the method's line.
 bool user_call_site(Dwfl_Module* module, GElf_Addr address, std::string* file, std::uint32_t* line,
-                    std::uint32_t* column) {
+                    std::uint32_t* column, std::string* function) {
   Dwarf_Addr bias = 0;
   Dwarf_Die* cu = dwfl_module_addrdie(module, address, &bias);
   if (cu == nullptr) return false;
@@ -80,6 +95,12 @@ bool user_call_site(Dwfl_Module* module, GElf_Addr address, std::string* file, s
     *line = static_cast<std::uint32_t>(call_line);
     *column = static_cast<std::uint32_t>(call_column);
     found = true;
+    for (int outer = i + 1; outer < depth; ++outer) {
+      const int tag = dwarf_tag(&scopes[outer]);
+      if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram) continue;
+      if (std::string caller = scope_function_name(&scopes[outer]); !caller.empty()) *function = std::move(caller);
+      break;
+    }
   }
   std::free(scopes);
   return found;
@@ -102,18 +123,20 @@ std::string inlined_function(Dwfl_Module* module, GElf_Addr address) {
     const int tag = dwarf_tag(&scopes[i]);
     if (tag == DW_TAG_subprogram) break;  // the address is in a function's own code
     if (tag != DW_TAG_inlined_subroutine) continue;
-    Dwarf_Attribute attribute;
-    const char* linkage = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_linkage_name, &attribute));
-    if (linkage == nullptr) linkage = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_MIPS_linkage_name, &attribute));
-    if (linkage != nullptr) {
-      name = demangle(linkage);
-    } else if (const char* plain = dwarf_diename(&scopes[i])) {
-      name = plain;
-    }
+    name = scope_function_name(&scopes[i]);
     break;
   }
   std::free(scopes);
   return name;
+}
+
+// Whether a compile unit's address ranges hold `address`. libdw answers a line lookup outside
+// every unit with the nearest line it has: _start, which has no debug information, came out as
+// "_start (std_thread.h:142)" in a C++ test's backtrace.
+bool covered_by_debug_info(Dwfl_Module* module, GElf_Addr address) {
+  Dwarf_Addr bias = 0;
+  Dwarf_Die* cu = dwfl_module_addrdie(module, address, &bias);
+  return cu != nullptr && dwarf_haspc(cu, address - bias) > 0;
 }
 
 }  // namespace
@@ -186,7 +209,7 @@ SourceLocation Symbolizer::symbolize(std::string_view frame) {
       GElf_Sym symbol;
       const char* name = dwfl_module_addrinfo(m->module, address, &symbol_offset, &symbol, nullptr, nullptr, nullptr);
       location.function = demangle(name);
-      if (Dwfl_Line* line = dwfl_module_getsrc(m->module, address)) {
+      if (Dwfl_Line* line = covered_by_debug_info(m->module, address) ? dwfl_module_getsrc(m->module, address) : nullptr) {
         int line_number = 0, column = 0;
         if (const char* file = dwfl_lineinfo(line, nullptr, &line_number, &column, nullptr, nullptr)) {
           location.file = file;
@@ -195,7 +218,7 @@ SourceLocation Symbolizer::symbolize(std::string_view frame) {
         }
       }
       if (is_toolchain_header(location.file)) {
-        user_call_site(m->module, address, &location.file, &location.line, &location.column);
+        user_call_site(m->module, address, &location.file, &location.line, &location.column, &location.function);
       } else if (std::string inlined = inlined_function(m->module, address); !inlined.empty()) {
         location.function = std::move(inlined);  // the line is the inlined function's: so is the name
       }

@@ -16,6 +16,21 @@ bool g_ready = false;
 int g_value = 0;
 std::atomic<int> g_notifications{0};
 
+// A method that a std::thread lambda calls: GCC inlines it, with its lock_guard, into libstdc++'s
+// _State_impl<...>::_M_run(), the ELF symbol at the site; the name reported is the method's.
+class Tally {
+ public:
+  void add(int n) {
+    std::lock_guard<std::mutex> guard(mutex_);  // site: lock_guard in a method a lambda calls
+    total_ += n;
+  }
+
+ private:
+  std::mutex mutex_;
+  int total_ = 0;
+};
+Tally g_tally;
+
 void producer() {
   {
     std::lock_guard<std::mutex> guard(g_mutex);  // site: lock_guard
@@ -49,7 +64,9 @@ void consumer() {
 int main() {
   std::thread a(producer);
   std::thread b(consumer);
+  std::thread c([] { g_tally.add(1); });
   a.join();
   b.join();
+  c.join();
   return 0;
 }
