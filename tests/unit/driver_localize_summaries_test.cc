@@ -158,6 +158,12 @@ TEST_CASE("spectra are read, ranked and rendered", "[localize_summaries]") {
   const auto json = spectra_json(ranking, 1, 1, names);
   CHECK(json["components"][0]["n11"] == 1);
   CHECK(json["components"][1]["threads"].is_null());
+
+  // No component concurrent in the failing run: one line, not a list of blocks tied at 0.
+  runs[0].components[0].concurrent = false;
+  const auto nowhere = render_spectra_text(localize::rank_spectra(runs), 1, 1, names);
+  REQUIRE(nowhere.size() == 1);
+  CHECK(nowhere[0] == "  (no block ran concurrently with another thread's in a failing run: 2 blocks, all scored 0)");
 }
 
 TEST_CASE("names stay raw without a symbolizer", "[localize_summaries]") {

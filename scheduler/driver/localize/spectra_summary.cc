@@ -34,6 +34,14 @@ std::vector<std::string> render_spectra_text(std::span<const localize::RankedCom
                                              std::uint32_t failing, std::uint32_t passing, const RecordNames& names,
                                              std::size_t limit) {
   std::vector<std::string> lines;
+  // Ranked by how often they ran concurrently in failing runs: when none ever did, every score is
+  // 0 and the ranks are ties of unrelated blocks (std::thread's destructor beside main), which a
+  // list would present as suspects.
+  if (!ranking.empty() && ranking.front().n11 == 0) {
+    lines.push_back("  (no block ran concurrently with another thread's in a failing run: " +
+                    std::to_string(ranking.size()) + " blocks, all scored 0)");
+    return lines;
+  }
   for (const localize::RankedComponent& r : ranking) {
     if (limit != 0 && lines.size() == limit) break;
     char head[32];

@@ -21,7 +21,8 @@ std::optional<localize::SpectraRun> read_spectra_run(const RunRecord& record, bo
 
 // One line per component, at most `limit` (0 = all), in rank order:
 //   "  1  1.00  pipe.c:4 pipe  [T1 ∥ T2]   concurrent in failing 1/1 · passing 0/5 · 2 tied"
-// The thread pair is the example run's first concurrent pair ("-" when never concurrent).
+// The thread pair is the example run's first concurrent pair ("-" when never concurrent). When
+// no component ran concurrently in any failing run, one line says so instead of a list of ties.
 std::vector<std::string> render_spectra_text(std::span<const localize::RankedComponent> ranking,
                                              std::uint32_t failing, std::uint32_t passing, const RecordNames& names,
                                              std::size_t limit = 0);
