@@ -164,9 +164,14 @@ Prediction predict_from_run(const LaunchTarget& target, const RunSpec& spec, dou
 }
 
 std::string render_prediction(const Prediction& p) {
-  std::string text = "predicted orders from " + std::string(p.run_failed ? "failing" : "passing") + " run " +
-                     p.handle + " (" + p.selection + "; " + std::to_string(p.critical_reads) +
-                     " critical reads): " + std::to_string(p.orders.size()) + "\n";
+  const std::string run = std::string(p.run_failed ? "failing" : "passing") + " run " + p.handle;
+  // Nothing selected and nothing predicted (a deadlock has no failing thread to start from): the
+  // reason, not an empty header "(; 0 critical reads): 0".
+  if (p.selection.empty() && p.orders.empty() && !p.problem.empty()) {
+    return "ConSeq: no prediction from the " + run + ": " + p.problem + "\n";
+  }
+  std::string text = "predicted orders from " + run + " (" + (p.selection.empty() ? "" : p.selection + "; ") +
+                     std::to_string(p.critical_reads) + " critical reads): " + std::to_string(p.orders.size()) + "\n";
   if (!p.problem.empty()) text += "  note: " + p.problem + "\n";
   for (std::size_t i = 0; i < p.orders.size(); ++i)
     text += "  " + std::to_string(i + 1) + ". " + p.orders[i].line + "\n";
