@@ -257,8 +257,9 @@ std::vector<Finding> localize(const RunPairs& failed, const std::vector<RunPairs
   const std::vector<Level> levels =
       options.level ? std::vector{*options.level} : std::vector{Level::Pc, Level::Tid, Level::Loop};
   const std::vector<Procedure> procedures =
-      options.procedure ? std::vector{*options.procedure}
-                        : std::vector{Procedure::I, Procedure::II, Procedure::III};
+      options.procedure            ? std::vector{*options.procedure}
+      : options.failed_run_deadlocked ? std::vector{Procedure::I, Procedure::III}
+                                      : std::vector{Procedure::I, Procedure::II, Procedure::III};
   for (Level level : levels)
     for (Procedure procedure : procedures)
       if (auto findings = run_procedure(procedure, failed, passing, level); !findings.empty())

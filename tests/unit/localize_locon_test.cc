@@ -197,6 +197,42 @@ TEST_CASE("Procedure II: partially missing coupled pairs (Table 1, ID-10, third 
   CHECK(localize(failed, {t1_first, t2_first}) == expected);
 }
 
+TEST_CASE("a deadlocked failed run: no Procedure II, the cycle's coupled halves from Procedure III", "[locon]") {
+  // Lock operations are write-like sides of their lock (one write per operation here; a blocked
+  // lock is a `lock` side as its acquisition is). T1: 1 lock A, 2 lock B (only to evict), 3 unlock
+  // B, 4 unlock A; T2: 5 lock B, 6 lock A, 7 unlock A, 8 unlock B (heldout3's cache_stats, two
+  // locks taken in opposite orders). Each half of the cycle happens in some passing run.
+  constexpr std::uint64_t kA = kX, kB = kY;
+  const RunPairs t1_without_b = run({W(kT1, 1, kA), W(kT2, 5, kB), W(kT2, 6, kA), W(kT1, 4, kA), W(kT2, 6, kA),
+                                     W(kT2, 7, kA), W(kT2, 8, kB)});
+  const RunPairs t1_first = run({W(kT1, 1, kA), W(kT1, 2, kB), W(kT1, 3, kB), W(kT1, 4, kA), W(kT2, 5, kB),
+                                 W(kT2, 6, kA), W(kT2, 7, kA), W(kT2, 8, kB)});
+  const RunPairs t2_without_a_first = run({W(kT2, 5, kB), W(kT1, 1, kA), W(kT1, 2, kB), W(kT2, 8, kB), W(kT1, 2, kB),
+                                           W(kT1, 3, kB), W(kT1, 4, kA), W(kT2, 6, kA), W(kT2, 7, kA)});
+  const std::vector<RunPairs> passing{t1_without_b, t1_first, t2_without_a_first};
+  // T1 holds A and blocks on B, T2 holds B and blocks on A.
+  const RunPairs deadlocked = run({W(kT1, 1, kA), W(kT2, 5, kB), W(kT2, 6, kA), W(kT1, 2, kB)});
+
+  // Read as a run that an error-terminating access cut short, it lacks T1's unlock of A after
+  // T2's lock (4 → 6, in every passing run): "6 → 4", as every deadlocked run would.
+  const std::vector<Finding> as_cut_short = localize(deadlocked, passing);
+  REQUIRE_FALSE(as_cut_short.empty());
+  CHECK(as_cut_short.front().procedure == Procedure::II);
+  CHECK(as_cut_short.front().pairs.front() == PairKey{side(6, true), side(4, true)});
+
+  Options deadlock;
+  deadlock.failed_run_deadlocked = true;
+  const std::vector<Finding> findings = localize(deadlocked, passing, deadlock);
+  REQUIRE(findings.size() == 1);
+  CHECK(findings.front().procedure == Procedure::III);
+  CHECK(findings.front().level == Level::Pc);
+  CHECK(findings.front().pairs ==
+        std::vector{PairKey{side(1, true), side(6, true)}, PairKey{side(5, true), side(2, true)}});
+  // Asked for by name, Procedure II still runs.
+  deadlock.procedure = Procedure::II;
+  CHECK(localize(deadlocked, passing, deadlock) == localize(deadlocked, passing, Options{Procedure::II, {}}));
+}
+
 TEST_CASE("Procedure III: coupled pairs seen apart in passing runs (Table 1, ID-10, first case)", "[locon]") {
   const RunPairs t1_first = run({W(kT1, 1, kX), W(kT1, 4, kY), R(kT2, 2, kX), R(kT2, 3, kY)});
   const RunPairs t2_first = run({R(kT2, 2, kX), R(kT2, 3, kY), W(kT1, 1, kX), W(kT1, 4, kY)});

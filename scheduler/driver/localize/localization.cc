@@ -706,6 +706,7 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
       }
       localize::locon::Options options;
       options.procedure = settings.procedure;
+      options.failed_run_deadlocked = runs[*first_failing].kind == OutcomeKind::Deadlock;
       // Memory pairs first unless the failure is a deadlock or a hang; the sync pairs join when
       // they alone explain it (a deadlocked run may have no memory pair at all).
       if (!sync_first) {

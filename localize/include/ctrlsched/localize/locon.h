@@ -91,6 +91,13 @@ struct Finding {
 struct Options {
   std::optional<Procedure> procedure;  // nullopt: I, II, III in turn until one finds something
   std::optional<Level> level;          // nullopt: pc, then tid, then loop
+  // The failed run ended in a deadlock: every thread stopped at an operation that waits, and
+  // those operations formed their pairs (a blocked lock is a `lock` side). Procedure II is for
+  // buggy pairs that an error-terminating access kept from forming (the paper's Scenario II);
+  // in a deadlock nothing kept the cycle's pairs from forming, while every pair of every
+  // thread's code after the deadlock is missing, so II's "in every passing run, not in the
+  // failed one" is what any deadlocked run shows. With nullopt `procedure`, II is then skipped.
+  bool failed_run_deadlocked = false;
 };
 
 // For each level (pc, tid, loop, or the chosen one) the procedures I, II, III (or the chosen
