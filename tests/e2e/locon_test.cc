@@ -188,3 +188,35 @@ TEST_CASE("Locon: a write depends on every other thread's read since the last wr
   }
   CHECK(localized == r.failures());
 }
+
+TEST_CASE("locon: a deadlock's first finding is the lock cycle's two halves, not a reversed unlock",
+          "[locon]") {
+  // heldout3's cache_stats: the writer holds the cache's lock (line 34) and takes the stats' (48)
+  // to count an eviction; the reporter holds the stats' (53) and takes the cache's (43). Each
+  // half of the cycle happens in some passing run, never both. A deadlocked run lacks every pair
+  // after the deadlock, so Procedure II's "in every passing run, not in the failed one" named
+  // `lock@53 → unlock@50`, an unlock that never came (docs/decisions.md, 46).
+  TempDir dir;
+  const SeedsRun r =
+      run_seeds(dir, binary("heldout3_inst", "cache_stats"), {"--seeds", "200", "--strategy", "pct", "--localize", "-j2"});
+  INFO(r.describe());
+  REQUIRE(r.json.is_object());
+  const Json& locon_report = r.json.at("localization").at("locon");
+  INFO("Locon: " << locon_report.dump());
+  const Json& findings = locon_report.at("findings");
+  REQUIRE_FALSE(findings.empty());
+  const Json& first = findings.at(0);
+  CHECK(first.at("procedure") == "III");
+  std::vector<std::string> halves;
+  for (const Json& pair : first.at("pairs")) {
+    CHECK(pair.at("head").at("kind") == "lock");
+    CHECK(pair.at("tail").at("kind") == "lock");
+    halves.push_back(pair.at("text").get<std::string>());
+  }
+  REQUIRE(halves.size() == 2);
+  CHECK(contains(halves[0], "cache_stats.cpp:34)"));
+  CHECK(contains(halves[0], "cache_stats.cpp:43)"));
+  CHECK(contains(halves[1], "cache_stats.cpp:53)"));
+  CHECK(contains(halves[1], "cache_stats.cpp:48)"));
+  CHECK(first.at("confirmation").at("verdict") == "confirmed");
+}
