@@ -35,6 +35,17 @@ const Dwfl_Callbacks kCallbacks = {
     .debuginfo_path = nullptr,
 };
 
+// The name of an inlined instance or a function's DIE: its linkage name demangled (through its
+// abstract origin or declaration), else its plain name; "" when it has neither.
+std::string scope_function_name(Dwarf_Die* scope) {
+  Dwarf_Attribute attribute;
+  const char* linkage = dwarf_formstring(dwarf_attr_integrate(scope, DW_AT_linkage_name, &attribute));
+  if (linkage == nullptr) linkage = dwarf_formstring(dwarf_attr_integrate(scope, DW_AT_MIPS_linkage_name, &attribute));
+  if (linkage != nullptr) return demangle(linkage);
+  const char* plain = dwarf_diename(scope);
+  return plain != nullptr ? plain : "";
+}
+
 // The source line of the user's code that `address` was inlined into, when the line libdw gives
 // is inside a toolchain header: the inlined scopes around the address, innermost first, each
 // name the file and line they were called from; the first of those outside the toolchain's
@@ -48,17 +59,7 @@ const Dwfl_Callbacks kCallbacks = {
 // the compile unit right after the first instance), so the user's call site, two or three
 // instances out, was never seen. dwarf_getscopes_die on the innermost scope walks the concrete
 // nesting of the DIE tree instead, every inlined instance up to the function it was inlined into.
-// The name of an inlined instance or a function's DIE: its linkage name demangled (through its
-// abstract origin or declaration), else its plain name; "" when it has neither.
-std::string scope_function_name(Dwarf_Die* scope) {
-  Dwarf_Attribute attribute;
-  const char* linkage = dwarf_formstring(dwarf_attr_integrate(scope, DW_AT_linkage_name, &attribute));
-  if (linkage == nullptr) linkage = dwarf_formstring(dwarf_attr_integrate(scope, DW_AT_MIPS_linkage_name, &attribute));
-  if (linkage != nullptr) return demangle(linkage);
-  const char* plain = dwarf_diename(scope);
-  return plain != nullptr ? plain : "";
-}
-
+//
 // `function` becomes the function the call site is in: the next inlined instance or function
 // outwards. The ELF symbol is the function everything was inlined into, which for a lock_guard
 // in a class method called from a std::thread lambda is libstdc++'s _State_impl<...>::_M_run(),
