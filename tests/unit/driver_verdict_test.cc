@@ -217,6 +217,48 @@ TEST_CASE("reference binding: the occurrence whose steps saw each other, not the
   CHECK(fallback->events == std::vector<std::size_t>{0, 2});
 }
 
+TEST_CASE("reference binding: the occurrence the run's end cut short, when no occurrence saw each other",
+          "[verdict]") {
+  // R1 → W2 on a ring slot: the consumer (T2) reads a slot and stores NULL there (kReset); the
+  // producer (T1) fills slots (kWrite). Each complete occurrence is a reuse of a slot, the
+  // consumer's NULL store between the read and the producer's next fill. The failing run's last
+  // read is of slot Y, announced and never filled: the run crashed before the producer's store.
+  constexpr std::uint64_t kReset = 0x30;
+  const ForceDirective d =
+      two_steps(ForceStep{kRead, static_cast<std::uint8_t>(ForceAccess::Read), 0, 0, 0},
+                ForceStep{kWrite, static_cast<std::uint8_t>(ForceAccess::Write), 1, 0, 0});
+  localize::Trace t;
+  t.events = {access(1, EventKind::Write, kWrite, kX), access(2, EventKind::Read, kRead, kX),
+              access(2, EventKind::Write, kReset, kX), access(1, EventKind::Write, kWrite, kY),
+              access(2, EventKind::Read, kRead, kY),   access(2, EventKind::Write, kReset, kY),
+              access(1, EventKind::Write, kWrite, kX), access(2, EventKind::Read, kRead, kY)};
+  const auto o = last_occurrence(d, t);
+  REQUIRE(o.has_value());
+  CHECK(o->cut_short);
+  CHECK(o->events == std::vector<std::size_t>{7, 6});  // the last read; the producer's last fill stands for it
+  CHECK(o->threads == std::vector<std::uint32_t>{2, 1});
+  const auto bound = bind_to_occurrence(d, t, *o, true);
+  REQUIRE(bound.has_value());
+  CHECK(binding_text(*bound) == "role 1 = T2 (its 3rd access at step 1), role 2 = T1 (its 4th access at step 2)");
+  // A producer that had exited would never have filled it: the latest complete occurrence, the
+  // reuse of X.
+  localize::Trace exited = t;
+  TraceEvent exit{};
+  exit.thread = 1;
+  exit.kind = static_cast<std::uint8_t>(EventKind::ThreadExit);
+  exited.events.insert(exited.events.begin() + 7, exit);
+  const auto complete = last_occurrence(d, exited);
+  REQUIRE(complete.has_value());
+  CHECK_FALSE(complete->cut_short);
+  CHECK(complete->events == std::vector<std::size_t>{1, 6});
+  // An occurrence whose steps saw each other is kept over a cut-short one.
+  t.events.insert(t.events.begin() + 2, access(1, EventKind::Write, kWrite, kX));
+  const auto adjacent = last_occurrence(d, t);
+  REQUIRE(adjacent.has_value());
+  CHECK_FALSE(adjacent->cut_short);
+  CHECK(adjacent->events == std::vector<std::size_t>{1, 2});
+}
+
 TEST_CASE("reference binding: a sync step binds to its thread's n-th call, a blocked call counted once", "[verdict]") {
   // lock1@A → lock2@B on one mutex (a lock-order half). T1 locks it at A in a loop; its third
   // call has to wait, is woken, finds the mutex taken again and waits once more before it gets

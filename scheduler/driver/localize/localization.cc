@@ -717,10 +717,14 @@ LocalizationReport run_localization(const LaunchTarget& target, const Report& re
       if (!findings.empty()) {
         if (auto directive = locon_directive(findings.front())) {
           // At pc level the finding does not say which thread starts its second pair: the
-          // reference failing run, which has both pairs, does.
+          // reference failing run, which has both pairs, does. An occurrence the run's end cut
+          // short does not count: that run does not have the pairs.
           const auto other = second_pair_from_first_thread(*directive);
-          if (other && reference && !last_occurrence(*directive, reference->trace, &statement_of) &&
-              last_occurrence(*other, reference->trace, &statement_of)) {
+          const auto has_pairs = [&](const ForceDirective& d) {
+            const auto occurrence = last_occurrence(d, reference->trace, &statement_of);
+            return occurrence && !occurrence->cut_short;
+          };
+          if (other && reference && !has_pairs(*directive) && has_pairs(*other)) {
             directive = other;
           }
           locon_suspect = confirmer.add(*directive);

@@ -134,6 +134,56 @@ std::uint32_t calls_up_to(const localize::Trace& trace, std::size_t at, const Fo
   return n;
 }
 
+// The occurrence the run's end cut short (reference_binding.h): every step but a last write, in
+// order, the latest, and after them no such write on that location by that role's thread, which
+// had not exited; nullopt otherwise.
+std::optional<ReferenceOccurrence> cut_short_occurrence(const ForceDirective& d, const localize::Trace& trace,
+                                                        const SiteStatements* statements) {
+  const std::uint32_t last = d.count - 1;
+  const ForceStep& write = d.steps[last];
+  if (d.count < 2 || static_cast<ForceAccess>(write.access) != ForceAccess::Write) return std::nullopt;
+  ForceDirective prefix = d;
+  prefix.count = last;
+  Search before(prefix, trace, false, {}, statements);
+  if (!before.match(prefix.count - 1, trace.events.size())) return std::nullopt;
+  // The write's location is the one an earlier step reads or writes (else nothing says which
+  // write never came); its thread, the one its role already has, or the other threads' last to
+  // write at its site (the one whose next write it would have been).
+  std::optional<std::uint64_t> address;
+  std::optional<std::uint32_t> thread;
+  std::set<std::uint32_t> other_roles;
+  for (std::uint32_t i = 0; i < last; ++i) {
+    const TraceEvent& e = trace.events[before.chosen_[i]];
+    if (d.steps[i].location == write.location) address = e.address;
+    if (d.steps[i].role == write.role) thread = e.thread;
+    else other_roles.insert(e.thread);
+  }
+  if (!address) return std::nullopt;
+  const std::size_t end_of_prefix = before.chosen_[last - 1];
+  std::optional<std::size_t> representative;  // the thread's last write at the site, for its copy and count
+  for (std::size_t k = trace.events.size(); k-- > 0;) {
+    const TraceEvent& e = trace.events[k];
+    if (!event_fits_step(e, write, statements) || other_roles.contains(e.thread)) continue;
+    if (thread && e.thread != *thread) continue;
+    if (k > end_of_prefix && e.address == *address) return std::nullopt;  // the write came
+    if (!representative) representative = k;
+  }
+  if (!representative) return std::nullopt;
+  const std::uint32_t writer = trace.events[*representative].thread;
+  for (const TraceEvent& e : trace.events) {
+    if (kind_of(e) == EventKind::ThreadExit && e.thread == writer) return std::nullopt;  // it never would
+  }
+  ReferenceOccurrence o;
+  for (std::uint32_t i = 0; i < last; ++i) {
+    o.events.push_back(before.chosen_[i]);
+    o.threads.push_back(trace.events[before.chosen_[i]].thread);
+  }
+  o.events.push_back(*representative);
+  o.threads.push_back(writer);
+  o.cut_short = true;
+  return o;
+}
+
 }  // namespace
 
 std::optional<ReferenceOccurrence> last_occurrence(const ForceDirective& d, const localize::Trace& trace,
@@ -146,11 +196,21 @@ std::optional<ReferenceOccurrence> last_occurrence(const ForceDirective& d, cons
   // threads' adjacent occurrences can be main's initialization, an order every run has
   // (heldout2's conn_pool: main's first release before a worker's read, confirmed by the holds).
   Search any(d, trace, false, {}, statements);
-  if (!any.match(d.count - 1, trace.events.size())) return std::nullopt;
+  if (!any.match(d.count - 1, trace.events.size())) {
+    if (any.exhausted()) return std::nullopt;
+    return cut_short_occurrence(d, trace, statements);
+  }
   std::vector<std::uint32_t> threads;
   for (std::uint32_t i = 0; i < d.count; ++i) threads.push_back(trace.events[any.chosen_[i]].thread);
   Search adjacent(d, trace, true, threads, statements);
-  const Search& search = adjacent.match(d.count - 1, trace.events.size()) ? adjacent : any;
+  const bool saw_each_other = adjacent.match(d.count - 1, trace.events.size());
+  // Without such an occurrence, the one the run's end cut short, if the run has one: ticket_sem's
+  // counter read a slot the dispenser had announced and not yet filled, and crashed before the
+  // store; every complete occurrence is the reuse of a slot, its own NULL store between the two.
+  if (!saw_each_other) {
+    if (auto cut = cut_short_occurrence(d, trace, statements)) return cut;
+  }
+  const Search& search = saw_each_other ? adjacent : any;
   ReferenceOccurrence o;
   for (std::uint32_t i = 0; i < d.count; ++i) {
     o.events.push_back(search.chosen_[i]);
@@ -194,7 +254,9 @@ std::optional<ForceDirective> bind_to_occurrence(const ForceDirective& directive
     role_seen[role] = true;
     if (!bind_role(d, role, occurrence.threads[i])) return std::nullopt;
     if (!occurrences) continue;
-    d.steps[i].occurrence = calls_up_to(trace, occurrence.events[i], d.steps[i]);
+    // A write the run's end cut short is the thread's next one there.
+    const bool never_came = occurrence.cut_short && i + 1 == d.count;
+    d.steps[i].occurrence = calls_up_to(trace, occurrence.events[i], d.steps[i]) + (never_came ? 1 : 0);
   }
   return d;
 }

@@ -25,6 +25,9 @@ namespace ctrlsched::driver {
 struct ReferenceOccurrence {
   std::vector<std::size_t> events;     // trace index of each step's access, in step order
   std::vector<std::uint32_t> threads;  // each step's thread
+  // The last step never happened: the run ended first. Its event is then its thread's last access
+  // at the step's site (anywhere), and the step is bound to the thread's next one.
+  bool cut_short = false;
 };
 
 // The occurrence of the directive's steps (Order only) whose last access is the latest in the
@@ -32,8 +35,11 @@ struct ReferenceOccurrence {
 // thread, different roles = different threads, same location = same address. With the threads
 // of that occurrence, an occurrence in which no write to the location comes between two
 // consecutive steps on it is preferred (the later step saw the earlier one), the latest such;
-// only without one the latest is kept. nullopt if the trace has none (or the search budget ran
-// out). With `statements` (a site -> the site standing for its statement, as Falcon merges them:
+// without one, the occurrence the run's end cut short if there is one (every step but a last
+// write happened, in order, the latest; no write by that role's thread reached the location after
+// them, and the thread had not exited: the run ended first, as Falcon reads orders); only without
+// either the latest is kept. nullopt if the trace has none (or the search budget ran out). With
+// `statements` (a site -> the site standing for its statement, as Falcon merges them:
 // falcon_summary.h, statement_sites), a step also matches an access at another site of its
 // statement: a function inlined into two threads' code (two lambdas) runs one line at two
 // program counters, and a pattern's example names one thread's copy of each step.
