@@ -398,10 +398,19 @@ TEST_CASE("reference binding: two pairs on two locations coupled by the threads'
   CHECK(both->steps[0].occurrence == 1);  // each role's first step: the thread's first access there
   CHECK(both->steps[1].occurrence == 1);
   CHECK(both->steps[2].occurrence == 0);
-  // One location: no coupling. A site main also runs: no coupling.
+  // One location: no coupling.
   CHECK_FALSE(couple_pairs(sum_flow, sum_flow, t).has_value());
+  // A site main also runs (its initializing add to the count): the step is the pair's, at the
+  // pair's occurrence in the trace (the reporter's count read, the handler's second increment);
+  // with no occurrence of that pair, no coupling.
   localize::Trace with_main = t;
   with_main.events.insert(with_main.events.begin(), access(0, EventKind::Write, kAddCount, kCount));
+  const auto past_main = couple_pairs(sum_flow, stale_count, with_main);
+  REQUIRE(past_main.has_value());
+  CHECK(past_main->steps[3].site == kAddCount);
+  CHECK(bound_thread(*past_main, past_main->steps[3].role) == 1);
+  CHECK(bound_thread(*past_main, past_main->steps[2].role) == 2);
+  with_main.events.pop_back();  // the second increment: the count read is then never overwritten
   CHECK_FALSE(couple_pairs(sum_flow, stale_count, with_main).has_value());
   // A "pair" across the two locations (the count's read, then the sum's add) is not a pair.
   ForceDirective across = stale_count;

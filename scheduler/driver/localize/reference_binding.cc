@@ -316,18 +316,27 @@ std::optional<ForceDirective> couple_pairs(const ForceDirective& confirmed, cons
   };
   if (!memory_pair(confirmed) || !memory_pair(other)) return std::nullopt;
   // Each step: the one thread that runs its site in the trace, and that thread's first access there.
+  // A site two threads run (a reader's check that the initializing thread's own nested call makes
+  // too: heldout9's lazy_codec) is the pair's: its step at the pair's occurrence in the trace.
   const std::array<ForceStep, 4> steps{confirmed.steps[0], confirmed.steps[1], other.steps[0], other.steps[1]};
   std::array<std::size_t, 4> event{};
+  std::array<std::optional<ReferenceOccurrence>, 2> occurrence;
   for (std::size_t i = 0; i < 4; ++i) {
     std::optional<std::size_t> first;
-    for (std::size_t e = 0; e < trace.events.size(); ++e) {
+    bool shared = false;
+    for (std::size_t e = 0; e < trace.events.size() && !shared; ++e) {
       const TraceEvent& ev = trace.events[e];
       if (!event_fits_step(ev, steps[i])) continue;
       if (!first) first = e;
-      if (ev.thread != trace.events[*first].thread) return std::nullopt;  // two threads run it
+      shared = ev.thread != trace.events[*first].thread;
     }
     if (!first) return std::nullopt;
     event[i] = *first;
+    if (!shared) continue;
+    const std::size_t pair = i / 2;
+    if (!occurrence[pair]) occurrence[pair] = last_occurrence(pair == 0 ? confirmed : other, trace);
+    if (!occurrence[pair] || occurrence[pair]->cut_short) return std::nullopt;  // two threads run it
+    event[i] = occurrence[pair]->events[i % 2];
   }
   const auto thread_of = [&](std::size_t i) { return trace.events[event[i]].thread; };
   const auto address_of = [&](std::size_t i) { return trace.events[event[i]].address; };

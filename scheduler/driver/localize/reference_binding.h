@@ -73,14 +73,15 @@ std::optional<ForceStep> critical_section_entry(const ForceDirective& directive,
                                                 const ReferenceOccurrence& occurrence);
 
 // Two cross-thread pairs of memory accesses on two locations as one order of four steps: a
-// two-variable finding built from single-location patterns (coupled_halves.h). Each step's site
-// must be run by one thread only in the trace (so main's initialization through the same code
-// rules a pair out), the two pairs by the same two threads, on two addresses. Each step is that
-// thread's first access at its site; the four are ordered by each pair's own order and each
-// thread's program order, ties by trace position. Roles are bound to the threads, each role's
-// first step to its occurrence, `confirmed`'s steps on location 0 and `other`'s on 1. The trace
-// need not have the coupled order (it may have the bug's other straddle). nullopt when a step
-// cannot be placed or the orders contradict each other.
+// two-variable finding built from single-location patterns (coupled_halves.h). A step whose site
+// one thread runs in the trace is that thread's first access there; a step whose site several
+// threads run (main's initialization, or the initializer's own nested check, through the same
+// code) is its access in its pair's occurrence (last_occurrence), and without one, or with one cut
+// short, the pair is ruled out. The two pairs by the same two threads, on two addresses; the four
+// ordered by each pair's own order and each thread's program order, ties by trace position. Roles
+// are bound to the threads, each role's first step to its occurrence, `confirmed`'s steps on
+// location 0 and `other`'s on 1. The trace need not have the coupled order (it may have the bug's
+// other straddle). nullopt when a step cannot be placed or the orders contradict each other.
 std::optional<ForceDirective> couple_pairs(const ForceDirective& confirmed, const ForceDirective& other,
                                            const localize::Trace& trace);
 
