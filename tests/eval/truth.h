@@ -93,13 +93,16 @@ inline bool parse_truth_side(const std::string& text, TruthSide& side) {
   return side.role > 0 && side.line > 0;
 }
 
-// "a,b" -> {a, b}; "*" -> {} (any location).
+// "a,b" -> {a, b}; "*" -> {} (any location). A "+offset" in a cause's locations is ignored, as the
+// corpus README says (an offset that tells two members apart belongs in the sides' marks):
+// "g_book+40" -> {g_book}, "g_store,g_store+4" -> {g_store}.
 inline std::vector<std::string> parse_truth_variables(const std::string& text) {
   std::vector<std::string> names;
   if (text == "*") return names;
   std::stringstream in(text);
   for (std::string name; std::getline(in, name, ',');) {
-    if (!name.empty()) names.push_back(name);
+    name = name.substr(0, name.find('+'));
+    if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
   }
   return names;
 }

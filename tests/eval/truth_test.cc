@@ -73,6 +73,26 @@ TEST_CASE("truth: a side may name its object after the line", "[truth]") {
   CHECK(truth.add_program("heap", "heap.c", labels).problems.empty());
 }
 
+TEST_CASE("truth: a cause's locations are names, their +offsets ignored", "[truth]") {
+  // Two writers put the member's offset in the cause's locations; the README says it is ignored
+  // there (before, "g_book+40" matched no report and marks on "g_codecs" were header problems).
+  Truth book = program("order_book", "// ctrlsched-truth: class=check_then_act fails=assertion\n"
+                                     "// ctrlsched-truth: cause g_book+40 R1@27 W2@39 R1@38\n");
+  const std::vector<ReportedSide> check_fill{side("R", 1, "order_book.c", 27), side("W", 2, "order_book.c", 39)};
+  CHECK(book.is_true("order_book", check_fill, "g_book+40"));
+  CHECK(book.is_true("order_book", check_fill, "g_book"));
+  CHECK_FALSE(book.is_true("order_book", check_fill, "g_trades"));
+
+  Truth store = program("config_reload",
+                        "// ctrlsched-truth: class=double_checked_locking fails=assertion\n"
+                        "// ctrlsched-truth: cause g_store,g_store+4 W1@39:g_store R2@20:g_store R2@55:g_store+4 "
+                        "W1@40:g_store+4\n");
+  // A mark with an offset still matches only that member.
+  const std::vector<ReportedSide> port{side("R", 2, "config_reload.c", 55), side("W", 1, "config_reload.c", 40)};
+  CHECK(store.is_true("config_reload", port, "g_store+4"));
+  CHECK_FALSE(store.is_true("config_reload", port, "g_store+8"));
+}
+
 TEST_CASE("truth: each lock object's half of a lock-order cycle is true, reversed it is not", "[truth]") {
   const Truth truth = program("abba_transfer", kAbba);
   const std::string f = "abba_transfer.c";
