@@ -113,6 +113,34 @@ TEST_CASE("confirm: a pattern whose forcing never fails is refuted", "[confirm]"
   CHECK(render_confirmation(1, c).ends_with("(baseline 12%), 1 other failure"));
 }
 
+// docs/forcing.md, "Refuted, but it fails another way".
+TEST_CASE("confirm: completed runs that fail another way keep a pattern from being refuted", "[confirm]") {
+  std::vector<DirectedRun> runs;
+  for (std::uint64_t s = 0; s < 20; ++s) runs.push_back(directed(run_with(s, OutcomeKind::Pass), true));
+  for (std::uint64_t s = 0; s < 12; ++s) {
+    runs[s].result = run_with(s, OutcomeKind::Assertion, "assertion|config.cpp:60|serve(int, int*)");
+  }
+  // A deadlock and a run that failed another way before the order completed are not counted.
+  runs[12].result = run_with(12, OutcomeKind::Deadlock, "deadlock");
+  runs[13].result = run_with(13, OutcomeKind::Signal, "signal|SIGSEGV|config.cpp:70");
+  runs[13].force.completed = 0;
+  ConfirmationResult c = tally_confirmation(runs, kOriginal, 0.01);
+  CHECK(c.failed == 0);
+  CHECK(c.failed_other == 14);
+  CHECK(c.failed_other_completed == 12);
+  CHECK(c.verdict == Verdict::Inconclusive);
+  CHECK(c.reason ==
+        "not refuted: 12 of the 19 runs where the order completed failed another way (assertion at config.cpp:60 in "
+        "serve(int, int*)), so the order is not shown harmless; counted as failures, 12/19 is no evidence against it "
+        "(P = 0.92)");
+  CHECK(confirmation_json(c).at("failed_other_completed") == 12);
+  // Two such runs of 19 do not save it.
+  for (std::uint64_t s = 2; s < 12; ++s) runs[s].result = run_with(s, OutcomeKind::Pass);
+  c = tally_confirmation(runs, kOriginal, 0.01);
+  CHECK(c.failed_other_completed == 2);
+  CHECK(c.verdict == Verdict::Refuted);
+}
+
 // docs/forcing.md, "Failed after its own steps".
 TEST_CASE("confirm: a failure after the failing thread's own steps counts for the order", "[confirm]") {
   // R1 → W2: step 0 is role 0's (the reader, T1), step 1 role 1's (the writer, T2).

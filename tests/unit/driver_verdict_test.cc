@@ -68,6 +68,25 @@ TEST_CASE("verdict: a refutation survives counting the runs that failed before t
   CHECK(decide_verdict({11, 11, 0.03, false, 9}).verdict == Verdict::Confirmed);
 }
 
+TEST_CASE("verdict: a refutation survives counting the completed runs that failed another way", "[verdict]") {
+  // heldout11's config_reload: the port read before the loader's store fails 19 of the 19 runs
+  // where the order completed, at the port's assertion (line 60), not the timeout's (61) that the
+  // reference run hit. 0 of 19 the same way, and the order is plainly not harmless.
+  const VerdictDecision other = decide_verdict({19, 0, 0.01, false, 0, 19});
+  CHECK(other.p_below_cause < kVerdictAlpha);
+  CHECK(other.p_below_cause_counting_otherwise == 1);
+  CHECK(other.verdict == Verdict::Inconclusive);
+  // The flag's store before the reader's check: 2 the same way and 5 otherwise of 20, 7 of 20.
+  const VerdictDecision some = decide_verdict({20, 2, 0.01, false, 0, 5});
+  CHECK(some.p_below_cause_counting_otherwise == Approx(binomial_at_most(7, 20, 0.5)));
+  CHECK(some.verdict == Verdict::Inconclusive);
+  // One other failure of 20 leaves the refutation standing; more than the completed runs is capped.
+  CHECK(decide_verdict({20, 0, 0.01, false, 0, 1}).verdict == Verdict::Refuted);
+  CHECK(decide_verdict({20, 18, 0.01, false, 0, 9}).p_below_cause_counting_otherwise == 1);
+  // Confirmation still counts the same failure only.
+  CHECK(decide_verdict({20, 2, 0.0, false, 0, 18}).verdict == Verdict::Inconclusive);
+}
+
 namespace {
 
 TraceEvent access(std::uint32_t thread, EventKind kind, std::uint64_t site, std::uint64_t address) {

@@ -35,6 +35,25 @@ std::string percent(double rate) {
   return text;
 }
 
+// A failure of the program's own: what a refutation must not ignore. Deadlocks, hangs and
+// timeouts are left out: a forced run's holds can cause them (or the wall clock), not the order.
+bool program_failed(OutcomeKind kind) {
+  return kind == OutcomeKind::Assertion || kind == OutcomeKind::Signal || kind == OutcomeKind::Exit;
+}
+
+// "assertion|a.c:60|serve" -> "assertion at a.c:60 in serve", "signal|SIGSEGV|where" -> "SIGSEGV at
+// where" (failure_details.cc); other signatures as they are.
+std::string signature_text(const std::string& signature) {
+  const std::size_t first = signature.find('|');
+  const std::size_t second = first == std::string::npos ? first : signature.find('|', first + 1);
+  if (second == std::string::npos) return signature;
+  const std::string kind = signature.substr(0, first);
+  const std::string middle = signature.substr(first + 1, second - first - 1);
+  const std::string last = signature.substr(second + 1);
+  if (kind == "signal") return middle + " at " + last;
+  return kind + " at " + middle + (last.empty() ? "" : " in " + last);
+}
+
 std::string other_failures(std::uint64_t n) {
   return std::to_string(n) + (n == 1 ? " other failure" : " other failures");
 }
@@ -268,9 +287,13 @@ ConfirmationResult tally_confirmation(const std::vector<DirectedRun>& runs, cons
       if (!c.failing_seed) c.failing_seed = run.result.seed;  // runs are in seed order
     } else if (run.result.failed()) {
       ++c.failed_other;
+      if (run.force.completed && program_failed(run.result.kind)) {
+        if (c.failed_other_completed++ == 0) c.other_failure_signature = failure_identity(run.result).signature;
+      }
     }
   }
-  const VerdictDecision d = decide_verdict({c.completed, c.failed, baseline_rate, symptom, c.failed_incomplete});
+  const VerdictDecision d =
+      decide_verdict({c.completed, c.failed, baseline_rate, symptom, c.failed_incomplete, c.failed_other_completed});
   c.verdict = d.verdict;
   c.p_above_baseline = d.p_above_baseline;
   c.p_below_cause = d.p_below_cause;
@@ -285,6 +308,14 @@ ConfirmationResult tally_confirmation(const std::vector<DirectedRun>& runs, cons
                "spared; counted as failures of the order, " + std::to_string(c.failed + c.failed_incomplete) + "/" +
                std::to_string(c.completed + c.failed_incomplete) + " is no evidence against it (P = " +
                p_value_text(d.p_below_cause_counting_before) + ")";
+  } else if (c.verdict == Verdict::Inconclusive && d.p_below_cause < kVerdictAlpha && d.p_above_baseline >= kVerdictAlpha &&
+             d.p_below_cause_counting_otherwise >= kVerdictAlpha) {
+    const std::uint64_t failing = c.failed + std::min(c.failed_other_completed, c.completed - c.failed);
+    c.reason = "not refuted: " + std::to_string(c.failed_other_completed) + " of the " + std::to_string(c.completed) +
+               " runs where the order completed failed another way (" + signature_text(c.other_failure_signature) +
+               "), so the order is not shown harmless; counted as failures, " + std::to_string(failing) + "/" +
+               std::to_string(c.completed) + " is no evidence against it (P = " +
+               p_value_text(d.p_below_cause_counting_otherwise) + ")";
   }
   return c;
 }
@@ -851,6 +882,7 @@ nlohmann::json confirmation_json(const ConfirmationResult& c) {
                       {"failed_incomplete", c.failed_incomplete}, {"failed_other", c.failed_other}, {"completed", c.completed},
                       {"baseline_rate", c.baseline_rate}, {"refuted", c.refuted}};
   if (c.failed_after_own_steps > 0) j["failed_after_own_steps"] = c.failed_after_own_steps;
+  if (c.failed_other_completed > 0) j["failed_other_completed"] = c.failed_other_completed;
   j["verdict"] = std::string(verdict_name(c.verdict));
   j["test"] = {{"name", "one-sided exact binomial"},
                {"alpha", kVerdictAlpha},

@@ -188,6 +188,11 @@ struct ConfirmationResult {
                                              // performed all its steps, and the run ended before
                                              // another thread's step (see tally_confirmation)
   std::uint64_t failed_other = 0;  // failed, but another way
+  // Of failed_other: the order had completed and the program's own check failed (an assertion,
+  // fatal signal or exit at another site), which a refutation must survive (verdict.h); the first
+  // such run's failure signature, for the reason.
+  std::uint64_t failed_other_completed = 0;
+  std::string other_failure_signature;
   std::uint64_t completed = 0;     // the forced order happened completely
   std::uint64_t context_lost = 0;  // in context: runs whose replay ended before the cut (no evidence)
   std::string context_lost_what;   // the first such run's loss: "at step 45: recorded S2, ..." 

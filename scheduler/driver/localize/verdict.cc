@@ -55,11 +55,14 @@ VerdictDecision decide_verdict(const VerdictEvidence& e) {
   d.p_below_cause = binomial_at_most(failed, e.completed, kCauseFailureRate);
   d.p_below_cause_counting_before =
       binomial_at_most(failed + e.failed_before, e.completed + e.failed_before, kCauseFailureRate);
+  d.p_below_cause_counting_otherwise =
+      binomial_at_most(failed + std::min(e.failed_otherwise, e.completed - failed), e.completed, kCauseFailureRate);
   const bool above_baseline = d.p_above_baseline < kVerdictAlpha;
   const bool reliable = static_cast<double>(failed) >= kCauseFailureRate * static_cast<double>(e.completed);
   if (above_baseline && reliable && !e.symptom) {
     d.verdict = Verdict::Confirmed;
-  } else if (d.p_below_cause < kVerdictAlpha && d.p_below_cause_counting_before < kVerdictAlpha && !above_baseline) {
+  } else if (d.p_below_cause < kVerdictAlpha && d.p_below_cause_counting_before < kVerdictAlpha &&
+             d.p_below_cause_counting_otherwise < kVerdictAlpha && !above_baseline) {
     d.verdict = Verdict::Refuted;
   } else {
     d.verdict = Verdict::Inconclusive;

@@ -13,7 +13,10 @@
 //                 still so when every run that failed the same way before the order completed is
 //                 counted as a completed, failing run (those runs never reached the order because
 //                 the failure came first, so the completed runs are the ones where it did not:
-//                 without them the sample is biased towards passing);
+//                 without them the sample is biased towards passing); and still so when the
+//                 completed runs that failed another way (an assertion, fatal signal or exit of
+//                 the program's own, at another site) are counted as failures too: an order after
+//                 which the program fails, differently, is not shown harmless;
 //   inconclusive  anything else (e.g. it raises the failure rate but does not make it reliable,
 //                 or a symptom that fails whenever it happens).
 #pragma once
@@ -44,6 +47,7 @@ struct VerdictEvidence {
   double baseline_rate = 0;     // plain runs' same-way failure rate
   bool symptom = false;         // the pattern happens only once the failure is determined
   std::uint64_t failed_before = 0;  // forced runs that failed the same way before the order completed
+  std::uint64_t failed_otherwise = 0;  // completed runs that failed another way (assertion, signal, exit)
 };
 
 struct VerdictDecision {
@@ -53,6 +57,9 @@ struct VerdictDecision {
   // P(X <= failed + failed_before | completed + failed_before, kCauseFailureRate): the refutation's
   // test with the runs that failed before the order counted as failures of it.
   double p_below_cause_counting_before = 1;
+  // P(X <= failed + failed_otherwise | completed, kCauseFailureRate): the refutation's test with
+  // the completed runs' other failures counted as failures.
+  double p_below_cause_counting_otherwise = 1;
 };
 
 VerdictDecision decide_verdict(const VerdictEvidence& evidence);
