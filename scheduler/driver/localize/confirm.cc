@@ -48,7 +48,8 @@ std::string signature_text(const std::string& signature) {
   const std::size_t second = first == std::string::npos ? first : signature.find('|', first + 1);
   if (second == std::string::npos) return signature;
   const std::string kind = signature.substr(0, first);
-  const std::string middle = signature.substr(first + 1, second - first - 1);
+  std::string middle = signature.substr(first + 1, second - first - 1);
+  if (kind == "assertion") middle = middle.substr(middle.rfind('/') + 1);  // assert's __FILE__ may be a full path
   const std::string last = signature.substr(second + 1);
   if (kind == "signal") return middle + " at " + last;
   return kind + " at " + middle + (last.empty() ? "" : " in " + last);
