@@ -270,6 +270,13 @@ TEST_CASE("reference binding: the occurrence the run's end cut short, when no oc
   REQUIRE(complete.has_value());
   CHECK_FALSE(complete->cut_short);
   CHECK(complete->events == std::vector<std::size_t>{1, 6});
+  // A read that saw the producer's fill did not miss it: the producer's later fills go to other
+  // slots (heldout9's lazy_codec table), so nothing was cut short.
+  localize::Trace saw_fill;
+  saw_fill.events = {access(1, EventKind::Write, kWrite, kX), access(2, EventKind::Read, kRead, kX),
+                     access(2, EventKind::Write, kReset, kX), access(1, EventKind::Write, kWrite, kY),
+                     access(2, EventKind::Read, kRead, kY)};
+  CHECK_FALSE(last_occurrence(d, saw_fill).has_value());
   // An occurrence whose steps saw each other is kept over a cut-short one.
   t.events.insert(t.events.begin() + 2, access(1, EventKind::Write, kWrite, kX));
   const auto adjacent = last_occurrence(d, t);
