@@ -91,10 +91,12 @@ struct Thread {
   std::uintptr_t tls_lo = 0, tls_size = 0;
   std::uintptr_t stack_lo = 0, stack_size = 0;
   std::uint64_t shadow_depth = 0;     // func entry/exit nesting (traces)
-  // Instrumented spin-wait detection (tsan/access.cc): the location last read, its value, and
-  // how many reads in a row found it unchanged.
-  std::uintptr_t spin_address = 0;
-  std::uint64_t spin_value = 0;
+  // Instrumented spin-wait detection (tsan/access.cc): the few locations the thread's reads since
+  // its last write found, their values, and how many reads in a row found one of them unchanged.
+  static constexpr int kSpinLocations = 4;
+  std::uintptr_t spin_addresses[kSpinLocations] = {};
+  std::uint64_t spin_values[kSpinLocations] = {};
+  int spin_locations = 0;
   std::uint32_t spin_reads = 0;
 
   // Robust mutexes this thread holds, so their waiters can be woken when it exits (glibc keeps

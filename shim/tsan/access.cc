@@ -30,8 +30,9 @@ std::uint64_t value_at(std::uintptr_t address, unsigned size) {
   std::memcpy(&value, reinterpret_cast<const void*>(address), size < 8 ? size : 8);
   return value;
 }
-// An instrumented spin-wait: the thread reads one location and finds the same value this many
-// times in a row, with no other access of its own in between. Its next point is then a Yield,
+// An instrumented spin-wait: the thread reads a few locations (at most Thread::kSpinLocations: a
+// ring's full check reads its tail and its head) and finds each unchanged this many times in a
+// row, with no write of its own in between. Its next point is then a Yield,
 // so that PCT lowers the spinner's priority and the thread it waits for gets to run (without it,
 // a spinner PCT ranks first re-reads the flag until --max-steps). Counted in steps and values,
 // never in time, so it is part of the seed's schedule and replays.
@@ -41,14 +42,24 @@ constexpr std::uint32_t kSpinReads = 64;
 
 bool spin_read_streak(Thread* me, std::uintptr_t address, unsigned size, EventKind kind) {
   if (kind != EventKind::Read && kind != EventKind::AtomicLoad) {
+    me->spin_locations = 0;
     me->spin_reads = 0;
     return false;
   }
   const std::uint64_t value = value_at(address, size);
-  if (address != me->spin_address || value != me->spin_value) {
-    me->spin_address = address;
-    me->spin_value = value;
+  int i = 0;
+  while (i < me->spin_locations && me->spin_addresses[i] != address) ++i;
+  // A changed value, or one location too many, starts the streak again from this read.
+  const bool known = i < me->spin_locations;
+  if ((known && me->spin_values[i] != value) || (!known && i == Thread::kSpinLocations)) {
+    me->spin_locations = 0;
     me->spin_reads = 0;
+    i = 0;
+  }
+  if (i == me->spin_locations) {
+    me->spin_addresses[i] = address;
+    me->spin_values[i] = value;
+    ++me->spin_locations;
   }
   if (++me->spin_reads < kSpinReads) return false;
   me->spin_reads = 0;

@@ -102,6 +102,23 @@ TEST_CASE("instrumented, the spin loop is explored through its access points: no
   }
 }
 
+TEST_CASE("instrumented, a spin over two locations (a ring's full and empty checks) is a spin too",
+          "[model][spin]") {
+  // spin_ring's producer re-reads the tail and the head, its consumer the head and the tail.
+  // Counted per location, neither streak ever reached the spin rule's 64 reads, and PCT re-ran
+  // the higher-priority spinner until --max-steps: 49 of 200 seeds "hang" on a correct program.
+  for (const std::string strategy : {"pct", "random"}) {
+    TempDir dir;
+    const std::vector<std::string> options = {"--seeds", "200", "-j2", "--strategy", strategy,
+                                              "--timeout", "5", "--max-steps", "100000"};
+    const SeedsRun r = run_seeds(dir, binary("program_inst", "spin_ring"), options, {}, 300);
+    INFO(r.describe());
+    REQUIRE(r.json.is_object());
+    CHECK(r.process.exit_code == 0);
+    CHECK(r.json["outcomes"]["pass"] == 200);
+  }
+}
+
 TEST_CASE("relaxed-atomic spin loops in every thread pass; the runs carry the note", "[model][spin]") {
   for (const std::string strategy : {"pct", "random"}) {
     TempDir dir;
