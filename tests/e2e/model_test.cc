@@ -47,6 +47,20 @@ const Json* first_noted(const SeedsRun& r, const std::string& words) {
 
 constexpr const char* kSpinNote = "without a scheduling point while other threads waited";
 
+// An instrumented spinner's 200 seeds under `strategy`, each of which must pass: PCT would re-run a
+// higher-priority spinner until --max-steps if re-reading unchanged locations did not count as a
+// yield.
+SeedsRun instrumented_spinner_passes(const TempDir& dir, const std::string& program, const std::string& strategy) {
+  const std::vector<std::string> options = {"--seeds", "200", "-j2", "--strategy", strategy,
+                                            "--timeout", "5", "--max-steps", "100000"};
+  SeedsRun r = run_seeds(dir, binary("program_inst", program), options, {}, 300);
+  INFO(r.describe());
+  REQUIRE(r.json.is_object());
+  CHECK(r.process.exit_code == 0);
+  CHECK(r.json["outcomes"]["pass"] == 200);
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("a spin-wait on a volatile flag (not instrumented) passes 1000 seeds; spun runs carry a note",
@@ -83,15 +97,7 @@ TEST_CASE("instrumented, the spin loop is explored through its access points: no
           "[model][spin]") {
   for (const std::string strategy : {"pct", "random"}) {
     TempDir dir;
-    // PCT would re-run a higher-priority spinner until --max-steps if re-reading an unchanged
-    // flag did not count as a yield.
-    const std::vector<std::string> options = {"--seeds", "200", "-j2", "--strategy", strategy,
-                                              "--timeout", "5", "--max-steps", "100000"};
-    const SeedsRun r = run_seeds(dir, binary("program_inst", "spin_flag"), options, {}, 300);
-    INFO(r.describe());
-    REQUIRE(r.json.is_object());
-    CHECK(r.process.exit_code == 0);
-    CHECK(r.json["outcomes"]["pass"] == 200);
+    const SeedsRun r = instrumented_spinner_passes(dir, "spin_flag", strategy);
     CHECK(runs_noting(r, kSpinNote) == 0);
     // Deterministic: the first seed replays with its hash.
     const Json& first = r.runs()[0];
@@ -109,13 +115,7 @@ TEST_CASE("instrumented, a spin over two locations (a ring's full and empty chec
   // the higher-priority spinner until --max-steps: 49 of 200 seeds "hang" on a correct program.
   for (const std::string strategy : {"pct", "random"}) {
     TempDir dir;
-    const std::vector<std::string> options = {"--seeds", "200", "-j2", "--strategy", strategy,
-                                              "--timeout", "5", "--max-steps", "100000"};
-    const SeedsRun r = run_seeds(dir, binary("program_inst", "spin_ring"), options, {}, 300);
-    INFO(r.describe());
-    REQUIRE(r.json.is_object());
-    CHECK(r.process.exit_code == 0);
-    CHECK(r.json["outcomes"]["pass"] == 200);
+    instrumented_spinner_passes(dir, "spin_ring", strategy);
   }
 }
 
