@@ -136,12 +136,13 @@ std::uint32_t calls_up_to(const localize::Trace& trace, std::size_t at, const Fo
 
 // The occurrence the run's end cut short (reference_binding.h): every step but a last write, in
 // order, the latest, and after them no such write on that location by that role's thread, which
-// had not exited; nullopt otherwise.
+// had not exited and had not made the write the prefix saw there; nullopt otherwise.
 std::optional<ReferenceOccurrence> cut_short_occurrence(const ForceDirective& d, const localize::Trace& trace,
                                                         const SiteStatements* statements) {
+  if (d.count < 2) return std::nullopt;
   const std::uint32_t last = d.count - 1;
   const ForceStep& write = d.steps[last];
-  if (d.count < 2 || static_cast<ForceAccess>(write.access) != ForceAccess::Write) return std::nullopt;
+  if (static_cast<ForceAccess>(write.access) != ForceAccess::Write) return std::nullopt;
   ForceDirective prefix = d;
   prefix.count = last;
   Search before(prefix, trace, false, {}, statements);

@@ -37,7 +37,8 @@ struct ReferenceOccurrence {
 // consecutive steps on it is preferred (the later step saw the earlier one), the latest such;
 // without one, the occurrence the run's end cut short if there is one (every step but a last
 // write happened, in order, the latest; no write by that role's thread reached the location after
-// them, and the thread had not exited: the run ended first, as Falcon reads orders); only without
+// them, the thread had not exited, and the write the prefix saw there was not that thread's at
+// the write's site: the run ended first, as Falcon reads orders); only without
 // either the latest is kept. nullopt if the trace has none (or the search budget ran out). With
 // `statements` (a site -> the site standing for its statement, as Falcon merges them:
 // falcon_summary.h, statement_sites), a step also matches an access at another site of its
